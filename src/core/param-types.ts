@@ -1,0 +1,126 @@
+// Zod builders for request parameters. A parameter arrives as a string in a query string
+// and as a string, number or boolean in a JSON body (export filters); each builder accepts
+// both and yields one normalised value, with a message a person can act on.
+import { z } from 'zod';
+import { fold, splitList } from './text.js';
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function booleanParam(description: string) {
+  return z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'must be true or false' })
+    .transform((v) => v === true || v === 'true' || v === '1')
+    .meta({ description });
+}
+
+export function numberParam(description: string, bounds: { min?: number; max?: number; exclusiveMin?: number } = {}) {
+  const range = describeRange(bounds);
+  return z
+    .union([z.number(), z.string().regex(DECIMAL)], { error: `must be a number${range}` })
+    .transform((v, ctx) => {
+      const n = typeof v === 'number' ? v : Number(v);
+      const ok =
+        Number.isFinite(n) &&
+        (bounds.min === undefined || n >= bounds.min) &&
+        (bounds.max === undefined || n <= bounds.max) &&
+        (bounds.exclusiveMin === undefined || n > bounds.exclusiveMin);
+      if (!ok) {
+        ctx.addIssue({ code: 'custom', message: `must be a number${range}` });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .meta({ description });
+}
+
+export function integerParam(description: string, min: number, max: number) {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z
+    .union([z.number(), z.string().regex(/^-?\d+$/)], { error: message })
+    .transform((v, ctx) => {
+      const n = typeof v === 'number' ? v : Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .meta({ description });
+}
+
+export function dateParam(description: string) {
+  return z
+    .string({ error: 'must be a date YYYY-MM-DD' })
+    .transform((v, ctx) => {
+      if (!DATE.test(v) || !isCalendarDate(v)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a real date YYYY-MM-DD' });
+        return z.NEVER;
+      }
+      return v;
+    })
+    .meta({ description, format: 'date' });
+}
+
+export function textParam(description: string, maxLength: number) {
+  return z
+    .string({ error: 'must be a string' })
+    .transform((v, ctx) => {
+      const trimmed = v.trim();
+      if (trimmed.length === 0 || [...v].length > maxLength) {
+        ctx.addIssue({ code: 'custom', message: `must be 1 to ${maxLength} characters` });
+        return z.NEVER;
+      }
+      return trimmed;
+    })
+    .meta({ description });
+}
+
+/**
+ * A comma-separated list. `normalize` maps one item to its canonical form, or returns
+ * null to reject it; the message names the item so the user sees which one was wrong.
+ */
+export function listParam(description: string, normalize: (item: string) => string | null, expected: string) {
+  return z
+    .union([z.string(), z.array(z.string())], { error: 'must be a comma-separated list' })
+    .transform((v, ctx) => {
+      const items = (Array.isArray(v) ? v : [v]).flatMap(splitList);
+      if (items.length === 0) {
+        ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+        return z.NEVER;
+      }
+      const out: string[] = [];
+      for (const item of items) {
+        const canonical = normalize(item);
+        if (canonical === null) {
+          ctx.addIssue({ code: 'custom', message: `has an unknown value "${item}"; expected ${expected}` });
+          return z.NEVER;
+        }
+        if (!out.includes(canonical)) out.push(canonical);
+      }
+      return out;
+    })
+    .meta({ description });
+}
+
+/** A list whose items come from a closed set, matched case-insensitively and without diacritics. */
+export function enumListParam(description: string, values: readonly string[]) {
+  const byFolded = new Map(values.map((v) => [fold(v), v]));
+  return listParam(description, (item) => byFolded.get(fold(item)) ?? null, `one of ${values.join(', ')}`).meta({
+    description,
+    enum: [...values],
+  });
+}
+
+export function isCalendarDate(value: string): boolean {
+  const [y, m, d] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+function describeRange(b: { min?: number; max?: number; exclusiveMin?: number }): string {
+  if (b.exclusiveMin !== undefined && b.max !== undefined) return ` above ${b.exclusiveMin} and at most ${b.max}`;
+  if (b.min !== undefined && b.max !== undefined) return ` from ${b.min} to ${b.max}`;
+  if (b.min !== undefined) return ` of at least ${b.min}`;
+  return '';
+}
