@@ -1,0 +1,17 @@
+import { SNI_DETAILS_1 } from './sni-details-1.js';
+import { SNI_DETAILS_2 } from './sni-details-2.js';
+import { SNI_DETAILS_3 } from './sni-details-3.js';
+
+/**
+ * An SNI 2007 detailed group (detaljgrupp, five digits) with its Swedish name.
+ * `weight` is a relative frequency: how common companies with this code as
+ * primary activity are in Sweden (roughly hundreds of companies; 1 = rare).
+ */
+export interface SniDetail {
+  code: string;
+  name: string;
+  weight: number;
+}
+
+/** All 821 SNI 2007 detailed groups, ordered by code. */
+export const SNI_DETAILS: readonly SniDetail[] = [...SNI_DETAILS_1, ...SNI_DETAILS_2, ...SNI_DETAILS_3];
