@@ -17,7 +17,7 @@ export const ExportRequestSchema = z.strictObject({
       return f as (typeof EXPORT_FORMATS)[number];
     })
     .default('csv'),
-  filters: z.strictObject(FILTER_PARAMS).default({}),
+  filters: z.strictObject(FILTER_PARAMS).partial().default({}),
   fields: z.array(z.enum(COMPANY_FIELDS), { error: `must be an array of company fields` }).min(1).optional(),
 });
 export type ExportRequest = z.output<typeof ExportRequestSchema>;

@@ -29,3 +29,22 @@ export function resolveCategory(input: string): string | null {
   categoryIndex ??= new Map(CATEGORIES.map((c) => [fold(c.slug), c.slug]));
   return categoryIndex.get(fold(input)) ?? null;
 }
+
+let countyNames: Map<string, string> | undefined;
+let municipalityByCode: Map<string, (typeof MUNICIPALITIES)[number]> | undefined;
+let categoryBySlug: Map<string, (typeof CATEGORIES)[number]> | undefined;
+
+export function countyName(code: string): string {
+  countyNames ??= new Map(COUNTIES.map((c) => [c.code, c.name]));
+  return countyNames.get(code) ?? code;
+}
+
+export function municipalityName(code: string): string {
+  municipalityByCode ??= new Map(MUNICIPALITIES.map((m) => [m.code, m]));
+  return municipalityByCode.get(code)?.name ?? code;
+}
+
+export function categoryName(slug: string): string {
+  categoryBySlug ??= new Map(CATEGORIES.map((c) => [c.slug, c]));
+  return categoryBySlug.get(slug)?.name ?? slug;
+}

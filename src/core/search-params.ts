@@ -144,10 +144,12 @@ function crossRules({ value: v, issues }: RuleContext): void {
 
 export const FILTERS_SCHEMA = z
   .strictObject(FILTER_PARAMS)
+  .partial()
   .superRefine((value, issues) => crossRules({ value, issues }));
 
 export const SEARCH_QUERY_SCHEMA = z
   .strictObject(SEARCH_PARAMS)
+  .partial()
   .superRefine((value, issues) => crossRules({ value, issues }));
 
 /** Applies the defaults of spec §4.1 and contract §2.5 to validated filters. */

@@ -1,0 +1,124 @@
+// The CSV dialect of bolag (contract §2.6), shared by `bolag search --format csv` and the
+// server's export worker: `;` separator, UTF-8 with a byte-order mark, a header row, RFC 4180
+// quoting and CRLF line ends, nested objects flattened with dots (`address.city`), arrays
+// joined with commas, null and missing values as empty fields.
+import { COMPANY_FIELDS } from './company.js';
+
+export const CSV_BOM = '\uFEFF';
+export const CSV_SEPARATOR = ';';
+export const CSV_LINE_END = '\r\n';
+/** How array values (sni_codes) are joined inside one field. */
+export const CSV_ARRAY_JOINER = ',';
+
+/** Sub-fields of the nested company fields, in the order they appear as columns. */
+const NESTED_COLUMNS: Record<string, readonly string[]> = {
+  address: ['street', 'postal_code', 'city'],
+  category: ['slug', 'name'],
+  location: ['lat', 'lng'],
+  latest_financials: [
+    'fiscal_year',
+    'period_start',
+    'period_end',
+    'net_revenue',
+    'profit',
+    'equity_ratio',
+    'total_assets',
+    'employees',
+    'currency',
+  ],
+};
+
+function expandField(field: string): string[] {
+  const sub = NESTED_COLUMNS[field];
+  return sub ? sub.map((s) => `${field}.${s}`) : [field];
+}
+
+/**
+ * The columns of a company CSV, fixed by the query rather than by the first row, so that a
+ * null `location` on row one does not lose the `location.lat` column for the rest of the file.
+ * `fields` as in GET /companies (id always first); `distance` when the query has `near`;
+ * `expand` when it has `expand=latest_financials`.
+ */
+export function companyCsvColumns(opts: { fields?: readonly string[]; distance?: boolean; expand?: boolean } = {}): string[] {
+  const fields = opts.fields ? ['id', ...opts.fields.filter((f) => f !== 'id')] : [...COMPANY_FIELDS];
+  const columns = fields.flatMap(expandField);
+  if (opts.distance) columns.push('distance_km');
+  if (opts.expand) columns.push(...expandField('latest_financials'));
+  return columns;
+}
+
+export type CsvValue = string | number | boolean | null | undefined;
+
+/**
+ * Flattens nested objects into dotted keys and joins arrays: `{address: {city: 'Lund'}}`
+ * becomes `{'address.city': 'Lund'}`. A null object stays as one null key (`location: null`),
+ * which the column lookup reads as empty sub-fields.
+ */
+export function flattenRecord(record: Record<string, unknown>, prefix = '', out: Record<string, CsvValue> = {}): Record<string, CsvValue> {
+  for (const [key, value] of Object.entries(record)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (Array.isArray(value)) {
+      out[name] = value.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v))).join(CSV_ARRAY_JOINER);
+    } else if (value !== null && typeof value === 'object') {
+      flattenRecord(value as Record<string, unknown>, name, out);
+    } else {
+      out[name] = value as CsvValue;
+    }
+  }
+  return out;
+}
+
+const NEEDS_QUOTES = /[;"\r\n]|^\s|\s$/;
+
+/** One field, quoted per RFC 4180 when it holds the separator, a quote, a line break or edge spaces. */
+export function csvField(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'string' ? value : String(value);
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The header line, with its line end (no BOM: write CSV_BOM once at the start of a file). */
+export function csvHeader(columns: readonly string[]): string {
+  return columns.map(csvField).join(CSV_SEPARATOR) + CSV_LINE_END;
+}
+
+/** One record as a CSV line, with its line end. */
+export function csvRow(record: Record<string, unknown>, columns: readonly string[]): string {
+  const flat = flattenRecord(record);
+  return columns.map((c) => csvField(flat[c])).join(CSV_SEPARATOR) + CSV_LINE_END;
+}
+
+/** Splits one CSV text of this dialect back into rows of fields (for imports and tests). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  let i = text.startsWith(CSV_BOM) ? 1 : 0;
+  for (; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === CSV_SEPARATOR) {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}

@@ -1,0 +1,41 @@
+// The local register: the same server, in-process on a loopback port, over the embedded
+// database under BOLAG_HOME. Its key is kept beside the database (mode 0600).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer } from '../server/start.js';
+import { bolagHome, registerDbPath } from './paths.js';
+import { DEFAULT_SEED_COUNT } from '../seed/seed-register.js';
+import { issueKey } from '../server/api-keys.js';
+import { openStore } from '../store/open-store.js';
+import { SCOPES } from '../core/values.js';
+
+export interface LocalRegister {
+  baseUrl: string;
+  apiKey: string;
+  dbPath: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalRegister(
+  opts: { onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void; env?: NodeJS.ProcessEnv } = {},
+): Promise<LocalRegister> {
+  const env = opts.env ?? process.env;
+  const dbPath = registerDbPath(env);
+  const keyFile = join(bolagHome(env), 'local-key');
+  const seedCount = env.BOLAG_SEED_COUNT ? Number(env.BOLAG_SEED_COUNT) : DEFAULT_SEED_COUNT;
+  const server = await startServer({ port: 0, host: '127.0.0.1', dbPath, seedCount, onSeedProgress: opts.onProgress, rateLimit: { max: 0, windowMs: 60_000 } });
+  let apiKey = server.apiKey;
+  if (apiKey) writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
+  else if (existsSync(keyFile)) apiKey = readFileSync(keyFile, 'utf8').trim();
+  if (!apiKey) {
+    // The register was created by `bolag serve`, whose key was printed, not kept: issue one for local use.
+    const store = await openStore({ dbPath });
+    try {
+      apiKey = (await issueKey(store, { account: 'local', plan: 'pro', scopes: [...SCOPES] })).key;
+    } finally {
+      await store.close();
+    }
+    writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
+  }
+  return { baseUrl: server.url, apiKey, dbPath, close: server.close };
+}

@@ -1,0 +1,15 @@
+// `bolag db seed` and first start: a fresh deterministic register in the store.
+import type { Store } from '../store/store.js';
+import { CompanyGenerator } from './generate-company.js';
+
+export const DEFAULT_SEED_COUNT = 1_200_000;
+export const DEFAULT_SEED = 'bolag';
+
+export async function seedRegister(
+  store: Store,
+  opts: { count?: number; seed?: string; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void } = {},
+): Promise<number> {
+  const count = opts.count ?? DEFAULT_SEED_COUNT;
+  const generator = new CompanyGenerator(opts.seed ?? DEFAULT_SEED);
+  return store.companies.bulkLoad(generator.generate(count), count, opts.onProgress);
+}

@@ -1,0 +1,73 @@
+// The Fastify app, built without listening: tests use it through inject() and over loopback,
+// start.ts listens. Routes are registered explicitly, one module per resource.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { LIMITS } from '../core/values.js';
+import type { Store } from '../store/store.js';
+import { API_PREFIX, type ServerContext, type ServerOptions } from './context.js';
+import { installErrorHandling } from './error-handler.js';
+import { RateLimiter } from './rate-limit.js';
+import { companyRoutes } from './routes/companies.js';
+import { openApiRoutes } from './routes/openapi.js';
+import { Signer } from './signer.js';
+import { ROUTE_MODULES } from './route-modules.js';
+
+/** Per key: generous for people and scripts, a brake on runaway loops. */
+export const DEFAULT_RATE_LIMIT = { max: 6000, windowMs: 60_000 };
+
+export async function buildApp(store: Store, options: ServerOptions = {}): Promise<{ app: FastifyInstance; ctx: ServerContext }> {
+  const app = Fastify({
+    logger: options.logger ? { redact: ['req.headers.authorization'] } : false,
+    bodyLimit: LIMITS.bodyMaxBytes,
+    genReqId: () => `req_${randomBytes(9).toString('base64url')}`,
+    requestIdHeader: false,
+    trustProxy: false,
+  });
+  const signingKey = await store.getOrCreateSetting('signing_key', () => randomBytes(32).toString('base64url'));
+  let listeningUrl: string | undefined;
+  const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const ctx: ServerContext = {
+    store,
+    signer: new Signer(signingKey),
+    options,
+    rateLimiter: limit.max > 0 ? new RateLimiter(limit.max, limit.windowMs) : null,
+    baseUrl: () => options.publicUrl ?? listeningUrl ?? `http://127.0.0.1${API_PREFIX}`,
+  };
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (address && typeof address === 'object') {
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      listeningUrl = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}${API_PREFIX}`;
+    }
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Request-Id', request.id);
+  });
+
+  // JSON only: anything else is 415, and an empty body is not {}.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') {
+      const err = Object.assign(new Error('empty body'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 });
+      done(err, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(body as string));
+    } catch (e) {
+      done(Object.assign(e as Error, { statusCode: 400 }), undefined);
+    }
+  });
+
+  installErrorHandling(app);
+
+  await app.register(
+    async (api) => {
+      companyRoutes(api, ctx);
+      openApiRoutes(api, ctx);
+      for (const register of ROUTE_MODULES) await register(api, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+  return { app, ctx };
+}

@@ -1,0 +1,67 @@
+// Bearer-key authentication and scope/plan checks (contract §2.1, §2.2).
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerContext } from './context.js';
+import { ApiError } from '../core/errors.js';
+import type { Scope } from '../core/values.js';
+import type { Account, ApiKey } from '../store/accounts.js';
+import type { Store } from '../store/store.js';
+import { hashKey } from './api-keys.js';
+
+export interface Principal {
+  key: ApiKey;
+  account: Account;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/;
+
+export async function authenticate(store: Store, request: FastifyRequest): Promise<Principal> {
+  const header = request.headers.authorization;
+  const match = header ? BEARER.exec(header) : null;
+  if (!match) throw new ApiError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
+  const hash = hashKey(match[1]);
+  const found = await store.accounts.findKeyByHash(hash);
+  // The lookup is by hash; the comparison below keeps the final check constant-time too.
+  const stored = Buffer.from(found ? hash : '0'.repeat(64));
+  if (!found || !timingSafeEqual(stored, Buffer.from(hash)) || found.revoked_at) {
+    throw new ApiError('unauthorized', 'The API key is unknown or has been revoked.');
+  }
+  const principal = { key: found, account: found.account };
+  request.principal = principal;
+  return principal;
+}
+
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (!principal.key.scopes.includes(scope)) {
+    throw new ApiError('insufficient_scope', `This API key lacks the scope ${scope}.`);
+  }
+}
+
+export function requirePlanWithWebhooks(principal: Principal): void {
+  if (principal.account.plan !== 'pro') {
+    throw new ApiError('plan_required', 'Webhooks need the pro plan.');
+  }
+}
+
+/**
+ * The preHandler of every authenticated route: authenticate, count the request against the
+ * key's rate limit, check the scope. The principal is left on the request.
+ */
+export function guard(ctx: ServerContext, scope: Scope) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const principal = await authenticate(ctx.store, request);
+    if (ctx.rateLimiter) reply.headers(ctx.rateLimiter.hit(principal.key.id));
+    requireScope(principal, scope);
+  };
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new ApiError('unauthorized', 'Not authenticated.');
+  return request.principal;
+}

@@ -1,0 +1,26 @@
+// First start on an empty database: create the register and a local account with a key
+// that can do everything, so a newcomer has something to search at once.
+import { SCOPES } from '../core/values.js';
+import { seedRegister } from '../seed/seed-register.js';
+import type { Store } from '../store/store.js';
+import { issueKey } from './api-keys.js';
+
+export interface BootstrapResult {
+  seeded: number;
+  /** Only when this start created the local account; shown once, never stored in clear by the server. */
+  apiKey?: string;
+}
+
+export async function bootstrap(
+  store: Store,
+  opts: { seedCount?: number; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void },
+): Promise<BootstrapResult> {
+  const result: BootstrapResult = { seeded: 0 };
+  const stats = await store.companies.stats();
+  if (stats.companies === 0) result.seeded = await seedRegister(store, { count: opts.seedCount, onProgress: opts.onProgress });
+  if ((await store.accounts.countAccounts()) === 0) {
+    const { key } = await issueKey(store, { account: 'local', plan: 'pro', scopes: [...SCOPES] });
+    result.apiKey = key;
+  }
+  return result;
+}

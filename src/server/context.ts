@@ -1,0 +1,31 @@
+// What every route and worker of the server shares. Built once per app.
+import type { Store } from '../store/store.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { Signer } from './signer.js';
+
+export interface ServerOptions {
+  /** Public base URL of the API (ends with /api/public/v1), for links the server hands out. */
+  publicUrl?: string;
+  allowInsecureWebhooks?: boolean;
+  /** Requests per key per window; 0 turns the limit off. */
+  rateLimit?: { max: number; windowMs: number };
+  webhookRetryScheduleSeconds?: readonly number[];
+  webhookDisableAfterSeconds?: number;
+  exportPartRows?: number;
+  /** Where export files are written. */
+  exportDir?: string;
+  logger?: boolean;
+  /** Run background workers (exports, webhook deliveries) in this process. */
+  workers?: boolean;
+}
+
+export interface ServerContext {
+  store: Store;
+  signer: Signer;
+  options: ServerOptions;
+  rateLimiter: RateLimiter | null;
+  /** Resolved at listen time when publicUrl is not given. */
+  baseUrl: () => string;
+}
+
+export const API_PREFIX = '/api/public/v1';

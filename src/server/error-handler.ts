@@ -1,0 +1,38 @@
+// One place turns every failure into the contract's error body; 5xx never shows internals.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, type ErrorBody } from '../core/errors.js';
+
+export function errorBody(error: ApiError, requestId: string): ErrorBody {
+  return {
+    error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) },
+    meta: { request_id: requestId },
+  };
+}
+
+function toApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large', 'The request body is over 1 MB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('invalid_body', 'The body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('invalid_body', 'The Content-Length does not match the body.');
+  }
+  if (error.statusCode === 400) return new ApiError('invalid_body', `The body is not valid JSON: ${error.message}`);
+  return new ApiError('internal_error', 'Something went wrong on our side. Try again; if it persists, quote the request id.');
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    void reply.code(apiError.status).headers(apiError.headers).send(errorBody(apiError, request.id));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const e = new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+    void reply.code(404).send(errorBody(e, request.id));
+  });
+}

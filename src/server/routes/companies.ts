@@ -1,0 +1,58 @@
+// GET /companies, GET /companies/{id}, GET /categories (spec §4.1; contract §2.4, §2.5).
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { pickFields } from '../../core/company.js';
+import { ApiError } from '../../core/errors.js';
+import { OUTPUT_PARAMS, SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../core/search-params.js';
+import { LIMITS } from '../../core/values.js';
+import { CATEGORIES } from '../../reference/categories.js';
+import { guard } from '../auth.js';
+import type { ServerContext } from '../context.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
+import { parseQuery } from '../validate.js';
+
+const ONE_COMPANY_QUERY = z.strictObject({ fields: OUTPUT_PARAMS.fields, expand: OUTPUT_PARAMS.expand }).partial();
+
+export function companyRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const { store, signer } = ctx;
+  const readCompanies = guard(ctx, 'companies:read');
+
+  app.get('/companies', { preHandler: readCompanies }, async (request) => {
+    const query = toSearchQuery(parseQuery(SEARCH_QUERY_SCHEMA, request.query));
+    let after = null;
+    if (query.cursor !== undefined) {
+      const decoded = decodeCursor(signer, query.cursor, query);
+      if ('error' in decoded) throw new ApiError('invalid_parameter', `Invalid cursor: it ${decoded.error}.`, 'cursor');
+      after = decoded;
+    }
+    const [page, total] = await Promise.all([
+      store.companies.search(query, after),
+      query.include_total ? store.companies.count(query.filters, LIMITS.countBudgetMs) : Promise.resolve(null),
+    ]);
+    return {
+      data: page.rows.map((c) => pickFields(c, query.fields)),
+      pagination: {
+        limit: query.limit,
+        has_more: page.next !== null,
+        ...(page.next ? { next_cursor: encodeCursor(signer, page.next, query) } : {}),
+        ...(total ? { total: total.total, total_estimated: total.estimated } : {}),
+      },
+      meta: { request_id: request.id },
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/companies/:id', { preHandler: readCompanies }, async (request) => {
+    const opts = parseQuery(ONE_COMPANY_QUERY, request.query);
+    const company = await store.companies.get(request.params.id, { expand: opts.expand });
+    if (!company) throw new ApiError('not_found', `No company with id or org_nr "${request.params.id}".`);
+    return { data: pickFields(company, opts.fields), meta: { request_id: request.id } };
+  });
+
+  app.get('/categories', { preHandler: readCompanies }, async (request) => {
+    parseQuery(z.strictObject({}), request.query);
+    return {
+      data: CATEGORIES.map((c) => ({ slug: c.slug, name: c.name, parent: c.parent, sni_prefixes: [...c.sni_prefixes] })),
+      meta: { request_id: request.id },
+    };
+  });
+}

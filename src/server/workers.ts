@@ -1,0 +1,11 @@
+// Background workers that run beside the HTTP server (export runs, webhook fan-out and
+// delivery). Each reads its work from the durable queue, so any process can pick it up.
+import type { ServerContext } from './context.js';
+
+export interface RunningWorker {
+  stop(): Promise<void>;
+}
+
+export type WorkerFactory = (ctx: ServerContext) => RunningWorker;
+
+export const WORKERS: WorkerFactory[] = [];

@@ -1,0 +1,40 @@
+import type { ExportRecord } from '../core/exports.js';
+
+/** The stored export: the API record without its computed links, plus what the worker needs. */
+export interface StoredExport {
+  id: string;
+  account_id: string;
+  status: ExportRecord['status'];
+  format: ExportRecord['format'];
+  filters: Record<string, unknown>;
+  fields: string[] | null;
+  estimated_rows: number;
+  row_count: number | null;
+  files: { name: string; rows: number; bytes: number; sha256: string }[];
+  created_at: string;
+  completed_at: string | null;
+  expires_at: string | null;
+  error: { code: string; message: string } | null;
+}
+
+export interface IdempotencyEntry {
+  request_hash: string;
+  status_code: number | null;
+  response: unknown;
+  created_at: string;
+}
+
+export interface ExportRepository {
+  create(e: StoredExport): Promise<void>;
+  get(accountId: string, id: string): Promise<StoredExport | null>;
+  getById(id: string): Promise<StoredExport | null>;
+  list(accountId: string, limit: number, afterId?: string): Promise<StoredExport[]>;
+  update(id: string, patch: Partial<StoredExport>): Promise<void>;
+  /**
+   * Reserves an idempotency key atomically: returns null when this caller got it, or the
+   * existing entry (response null while the first request is still in flight).
+   */
+  reserveIdempotencyKey(accountId: string, key: string, requestHash: string, now: Date): Promise<IdempotencyEntry | null>;
+  completeIdempotencyKey(accountId: string, key: string, statusCode: number, response: unknown): Promise<void>;
+  releaseIdempotencyKey(accountId: string, key: string): Promise<void>;
+}

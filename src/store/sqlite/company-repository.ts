@@ -1,0 +1,111 @@
+// CompanyRepository over SQLite. Searching lives in company-search.ts, bulk loading in seeder.ts.
+import type { Company } from '../../core/company.js';
+import { rowFromCompanyId } from '../../core/company-id.js';
+import { normalizeOrgNr } from '../../core/orgnr.js';
+import type { SearchFilters, SearchQuery } from '../../core/search-params.js';
+import type { ImportPlanner, ImportRecord, ImportResult } from '../import-types.js';
+import type { CompanyRepository, CountResult, KeysetPosition, SearchPage } from '../store.js';
+import { type CompanyRow, companySelectList, rowToCompany } from './company-row.js';
+import { countCompanies, searchCompanies } from './company-search.js';
+import { CompanyWriter } from './company-writer.js';
+import type { Db } from './database.js';
+import { filterSql } from './filter-sql.js';
+import { bulkLoadCompanies, type SeedProgress } from './seeder.js';
+
+export class SqliteCompanyRepository implements CompanyRepository {
+  constructor(private readonly db: Db) {}
+
+  async search(query: SearchQuery, after: KeysetPosition | null): Promise<SearchPage> {
+    return searchCompanies(this.db, query, after);
+  }
+
+  async count(filters: SearchFilters, budgetMs: number): Promise<CountResult> {
+    return countCompanies(this.db, filters);
+  }
+
+  async get(idOrOrgNr: string, opts: { expand?: readonly string[] } = {}): Promise<Company | null> {
+    const expand = opts.expand?.includes('latest_financials') ?? false;
+    const row = this.findRow(idOrOrgNr, expand);
+    return row ? rowToCompany(row, { expand }) : null;
+  }
+
+  async *stream(filters: SearchFilters, opts: { batchSize?: number; expand?: readonly string[] } = {}): AsyncIterable<Company> {
+    const expand = opts.expand?.includes('latest_financials') ?? false;
+    const batchSize = opts.batchSize ?? 2000;
+    const { sql, params } = filterSql(filters);
+    const stmt = this.db.prepare(
+      `SELECT ${companySelectList('c', expand)} FROM companies c WHERE c.rowid > ? AND ${sql} ORDER BY c.rowid LIMIT ?`,
+    );
+    let after = 0;
+    for (;;) {
+      // Each batch is its own read, so a long export never holds a read transaction open.
+      const rows = stmt.all(after, ...params, batchSize) as CompanyRow[];
+      for (const row of rows) yield rowToCompany(row, { expand });
+      if (rows.length < batchSize) return;
+      after = rows[rows.length - 1].rowid;
+    }
+  }
+
+  async importRecords(records: Iterable<ImportRecord>, plan: ImportPlanner): Promise<ImportResult> {
+    const writer = new CompanyWriter(this.db);
+    const appendEvent = this.db.prepare('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (NULL, ?, ?, ?)');
+    const maxRow = this.db.prepare('SELECT coalesce(max(rowid), 0) AS n FROM companies').pluck();
+    const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
+    this.db.transaction(() => {
+      let nextRow = (maxRow.get() as number) + 1;
+      const now = new Date().toISOString();
+      for (const record of records) {
+        const existingRow = this.findRow(String(record.data.org_nr ?? ''), true);
+        const existing = existingRow ? rowToCompany(existingRow, { expand: true }) : null;
+        const planned = plan(record, existing, existing ? existing.id : null, now);
+        if (!planned) {
+          result.unchanged++;
+          continue;
+        }
+        if (existingRow) {
+          writer.replace(planned.company, existingRow.rowid);
+          result.updated++;
+        } else {
+          const rowid = nextRow++;
+          writer.insert(planned.company, rowid);
+          result.created++;
+        }
+        for (const e of planned.events) {
+          appendEvent.run(JSON.stringify(e.event), JSON.stringify(e.subject), now);
+          result.events[e.event.type as keyof ImportResult['events']] = (result.events[e.event.type as keyof ImportResult['events']] ?? 0) + 1;
+        }
+      }
+    })();
+    return result;
+  }
+
+  /** The next row number a new company would get: importers use it to name ids before writing. */
+  nextRowId(): number {
+    return (this.db.prepare('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies').pluck().get() as number);
+  }
+
+  async bulkLoad(companies: Iterable<Company>, total: number, onProgress?: SeedProgress): Promise<number> {
+    return bulkLoadCompanies(this.db, companies, total, onProgress);
+  }
+
+  async stats(): Promise<Record<string, number>> {
+    const one = (sql: string) => this.db.prepare(sql).pluck().get() as number;
+    return {
+      companies: one('SELECT count(*) FROM companies'),
+      active: one("SELECT count(*) FROM companies WHERE status = 'aktiv'"),
+      with_financials: one('SELECT count(*) FROM companies WHERE has_financials = 1'),
+      advertising_blocked: one('SELECT count(*) FROM companies WHERE advertising_blocked = 1'),
+      outbox_events: one('SELECT count(*) FROM outbox'),
+      database_bytes: one('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
+    };
+  }
+
+  private findRow(idOrOrgNr: string, expand: boolean): CompanyRow | undefined {
+    const select = `SELECT ${companySelectList('c', expand)} FROM companies c`;
+    const rowid = rowFromCompanyId(idOrOrgNr);
+    if (rowid !== null) return this.db.prepare(`${select} WHERE c.rowid = ?`).get(rowid) as CompanyRow | undefined;
+    const orgNr = normalizeOrgNr(idOrOrgNr);
+    if (orgNr === null) return undefined;
+    return this.db.prepare(`${select} WHERE c.org_nr = ?`).get(orgNr) as CompanyRow | undefined;
+  }
+}

@@ -1,0 +1,46 @@
+// Opens the embedded database: WAL for concurrent readers while one writer works, and the
+// migrations applied in order, each in its own transaction.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { COMPANY_INDEXES, MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+export function openDatabase(path: string, opts: { readonly?: boolean } = {}): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { readonly: opts.readonly ?? false });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -65536'); // 64 MiB page cache
+  db.pragma('mmap_size = 1073741824');
+  db.pragma('temp_store = MEMORY');
+  if (!opts.readonly) migrate(db);
+  return db;
+}
+
+export function migrate(db: Db): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  for (const m of MIGRATIONS) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
+    })();
+  }
+  ensureCompanyIndexes(db);
+}
+
+export function ensureCompanyIndexes(db: Db): void {
+  for (const sql of COMPANY_INDEXES) db.exec(sql);
+}
+
+export function dropCompanyIndexes(db: Db): void {
+  for (const sql of COMPANY_INDEXES) {
+    const name = /INDEX IF NOT EXISTS (\w+)/.exec(sql)?.[1];
+    if (name) db.exec(`DROP INDEX IF EXISTS ${name}`);
+  }
+}

@@ -1,0 +1,99 @@
+import type { ExportRepository, IdempotencyEntry, StoredExport } from '../exports.js';
+import type { Db } from './database.js';
+
+interface ExportRow {
+  id: string;
+  account_id: string;
+  status: StoredExport['status'];
+  format: StoredExport['format'];
+  filters: string;
+  fields: string | null;
+  estimated_rows: number;
+  row_count: number | null;
+  files: string;
+  created_at: string;
+  completed_at: string | null;
+  expires_at: string | null;
+  error: string | null;
+}
+
+const JSON_COLUMNS = new Set(['filters', 'fields', 'files', 'error']);
+
+function fromRow(r: ExportRow): StoredExport {
+  return {
+    ...r,
+    filters: JSON.parse(r.filters),
+    fields: r.fields ? JSON.parse(r.fields) : null,
+    files: JSON.parse(r.files),
+    error: r.error ? JSON.parse(r.error) : null,
+  };
+}
+
+function toColumns(e: Partial<StoredExport>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e)) out[k] = JSON_COLUMNS.has(k) && v !== null && v !== undefined ? JSON.stringify(v) : v;
+  return out;
+}
+
+export class SqliteExportRepository implements ExportRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(e: StoredExport): Promise<void> {
+    const cols = toColumns(e);
+    const names = Object.keys(cols);
+    this.db.prepare(`INSERT INTO exports (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
+  }
+
+  async get(accountId: string, id: string): Promise<StoredExport | null> {
+    const r = this.db.prepare('SELECT * FROM exports WHERE id = ? AND account_id = ?').get(id, accountId) as ExportRow | undefined;
+    return r ? fromRow(r) : null;
+  }
+
+  async getById(id: string): Promise<StoredExport | null> {
+    const r = this.db.prepare('SELECT * FROM exports WHERE id = ?').get(id) as ExportRow | undefined;
+    return r ? fromRow(r) : null;
+  }
+
+  async list(accountId: string, limit: number, afterId?: string): Promise<StoredExport[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM exports WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?')
+      .all(accountId, afterId ?? '', limit) as ExportRow[];
+    return rows.map(fromRow);
+  }
+
+  async update(id: string, patch: Partial<StoredExport>): Promise<void> {
+    const cols = toColumns(patch);
+    delete cols.id;
+    const names = Object.keys(cols);
+    if (names.length === 0) return;
+    this.db.prepare(`UPDATE exports SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
+  }
+
+  async reserveIdempotencyKey(accountId: string, key: string, requestHash: string, now: Date): Promise<IdempotencyEntry | null> {
+    const cutoff = new Date(now.getTime() - 24 * 3600 * 1000).toISOString();
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at < ?').run(accountId, key, cutoff);
+      const inserted = this.db
+        .prepare(
+          `INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (account_id, key) DO NOTHING`,
+        )
+        .run(accountId, key, requestHash, now.toISOString());
+      if (inserted.changes === 1) return null;
+      const row = this.db
+        .prepare('SELECT request_hash, status_code, response, created_at FROM idempotency_keys WHERE account_id = ? AND key = ?')
+        .get(accountId, key) as { request_hash: string; status_code: number | null; response: string | null; created_at: string };
+      return { ...row, response: row.response === null ? null : JSON.parse(row.response) };
+    }).immediate();
+  }
+
+  async completeIdempotencyKey(accountId: string, key: string, statusCode: number, response: unknown): Promise<void> {
+    this.db
+      .prepare('UPDATE idempotency_keys SET status_code = ?, response = ? WHERE account_id = ? AND key = ?')
+      .run(statusCode, JSON.stringify(response), accountId, key);
+  }
+
+  async releaseIdempotencyKey(accountId: string, key: string): Promise<void> {
+    this.db.prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND response IS NULL').run(accountId, key);
+  }
+}

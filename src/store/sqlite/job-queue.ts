@@ -1,0 +1,65 @@
+// The durable job queue: a row per job, claimed with a lease. A worker that dies leaves its
+// lease to lapse and the job becomes due again, so a crash loses nothing.
+import { newId } from '../../core/ids.js';
+import type { Job, JobQueue } from '../store.js';
+import type { Db } from './database.js';
+
+interface JobRow {
+  id: string;
+  kind: string;
+  payload: string;
+  attempts: number;
+  run_at: number;
+}
+
+export class SqliteJobQueue implements JobQueue {
+  constructor(private readonly db: Db) {}
+
+  async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; key?: string } = {}): Promise<string> {
+    const id = newId('job');
+    const r = this.db
+      .prepare(
+        `INSERT INTO jobs (id, kind, payload, key, state, run_at, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)
+         ON CONFLICT (key) DO NOTHING`,
+      )
+      .run(id, kind, JSON.stringify(payload), opts.key ?? null, (opts.runAt ?? new Date()).getTime(), new Date().toISOString());
+    if (r.changes === 0 && opts.key) return this.db.prepare('SELECT id FROM jobs WHERE key = ?').pluck().get(opts.key) as string;
+    return id;
+  }
+
+  async claim(kinds: readonly string[], leaseMs: number): Promise<Job | null> {
+    const now = Date.now();
+    const claim = this.db.transaction(() => {
+      const row = this.db
+        .prepare(
+          `SELECT id, kind, payload, attempts, run_at FROM jobs
+           WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
+             AND kind IN (${kinds.map(() => '?').join(', ')})
+           ORDER BY run_at LIMIT 1`,
+        )
+        .get(now, now, ...kinds) as JobRow | undefined;
+      if (!row) return null;
+      this.db.prepare('UPDATE jobs SET locked_until = ? WHERE id = ?').run(now + leaseMs, row.id);
+      return row;
+    });
+    const row = claim.immediate();
+    if (!row) return null;
+    return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at) };
+  }
+
+  async complete(jobId: string): Promise<void> {
+    this.db.prepare("UPDATE jobs SET state = 'done', locked_until = NULL WHERE id = ?").run(jobId);
+  }
+
+  async retry(jobId: string, runAt: Date, error: string): Promise<void> {
+    this.db
+      .prepare('UPDATE jobs SET attempts = attempts + 1, run_at = ?, locked_until = NULL, last_error = ? WHERE id = ?')
+      .run(runAt.getTime(), error, jobId);
+  }
+
+  async fail(jobId: string, error: string): Promise<void> {
+    this.db
+      .prepare("UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, last_error = ? WHERE id = ?")
+      .run(error, jobId);
+  }
+}

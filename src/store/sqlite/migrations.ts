@@ -1,0 +1,198 @@
+// Versioned schema. A migration is never edited once released; add the next one instead.
+// Indexes on `companies` live in COMPANY_INDEXES so that the bulk seeder can drop them,
+// load, and build them once at the end (far faster than maintaining them row by row).
+
+export const COMPANY_INDEXES: readonly string[] = [
+  'CREATE INDEX IF NOT EXISTS companies_name ON companies (name_sort, rowid)',
+  'CREATE INDEX IF NOT EXISTS companies_status_name ON companies (status, name_sort)',
+  'CREATE INDEX IF NOT EXISTS companies_county ON companies (county_code, status)',
+  'CREATE INDEX IF NOT EXISTS companies_municipality ON companies (municipality_code, status)',
+  'CREATE INDEX IF NOT EXISTS companies_postal ON companies (postal_code)',
+  'CREATE INDEX IF NOT EXISTS companies_city ON companies (city_folded)',
+  'CREATE INDEX IF NOT EXISTS companies_category ON companies (category_slug, status)',
+  'CREATE INDEX IF NOT EXISTS companies_legal_form ON companies (legal_form, status)',
+  'CREATE INDEX IF NOT EXISTS companies_revenue ON companies (revenue, rowid)',
+  'CREATE INDEX IF NOT EXISTS companies_profit ON companies (profit, rowid)',
+  'CREATE INDEX IF NOT EXISTS companies_registration_date ON companies (registration_date, rowid)',
+  'CREATE INDEX IF NOT EXISTS companies_equity_ratio ON companies (equity_ratio, rowid)',
+  'CREATE INDEX IF NOT EXISTS companies_revenue_growth ON companies (revenue_growth, rowid)',
+  'CREATE INDEX IF NOT EXISTS companies_employees ON companies (employees_rank, rowid)',
+  'CREATE INDEX IF NOT EXISTS company_sni_company ON company_sni (company_rowid)',
+];
+
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'companies',
+    sql: `
+      CREATE TABLE companies (
+        rowid INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        org_nr TEXT NOT NULL UNIQUE,          -- 10 digits, no hyphen
+        name TEXT NOT NULL,
+        name_sort TEXT NOT NULL,              -- folded, for sorting by name
+        legal_form TEXT NOT NULL,
+        status TEXT NOT NULL,
+        street TEXT NOT NULL,
+        postal_code TEXT NOT NULL,            -- 5 digits
+        city TEXT NOT NULL,
+        city_folded TEXT NOT NULL,
+        municipality_code TEXT NOT NULL,
+        county_code TEXT NOT NULL,
+        category_slug TEXT NOT NULL,
+        sni_codes TEXT NOT NULL,              -- comma-separated, primary first
+        website TEXT,
+        website_status TEXT NOT NULL,
+        employees_rank INTEGER NOT NULL,      -- index into EMPLOYEES_CLASSES
+        trend TEXT NOT NULL,
+        revenue INTEGER,
+        profit INTEGER,
+        equity_ratio REAL,
+        revenue_growth REAL,
+        has_financials INTEGER NOT NULL,
+        f_skatt INTEGER NOT NULL,
+        vat_registered INTEGER NOT NULL,
+        employer_registered INTEGER NOT NULL,
+        verified INTEGER NOT NULL,
+        advertising_blocked INTEGER NOT NULL,
+        registration_date TEXT NOT NULL,
+        lat REAL,
+        lng REAL,
+        latest_financials TEXT,               -- JSON, read only for expand
+        updated_at TEXT NOT NULL
+      );
+      CREATE TABLE company_sni (
+        code TEXT NOT NULL,
+        company_rowid INTEGER NOT NULL,
+        PRIMARY KEY (code, company_rowid)
+      ) WITHOUT ROWID;
+      -- Contentless: the text lives in companies; the index only maps tokens to rowids.
+      CREATE VIRTUAL TABLE companies_fts USING fts5(
+        name, industry, org_nr,
+        content='', contentless_delete=1,
+        tokenize="unicode61 remove_diacritics 2"
+      );
+      CREATE VIRTUAL TABLE companies_geo USING rtree(rowid, min_lat, max_lat, min_lng, max_lng);
+    `,
+  },
+  {
+    version: 2,
+    name: 'accounts and keys',
+    sql: `
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        plan TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        key_hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        scopes TEXT NOT NULL,                 -- JSON array
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: 'jobs, outbox',
+    sql: `
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,                -- JSON
+        key TEXT UNIQUE,                      -- optional dedupe key
+        state TEXT NOT NULL,                  -- queued, done, failed
+        attempts INTEGER NOT NULL DEFAULT 0,
+        run_at INTEGER NOT NULL,              -- epoch ms
+        locked_until INTEGER,                 -- epoch ms; a lapsed lease makes the job due again
+        last_error TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX jobs_due ON jobs (state, run_at);
+      CREATE TABLE outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id TEXT,
+        event TEXT NOT NULL,                  -- JSON envelope
+        subject TEXT,                         -- JSON, for webhook filters
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE outbox_cursors (
+        name TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    version: 4,
+    name: 'exports, idempotency',
+    sql: `
+      CREATE TABLE exports (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        format TEXT NOT NULL,
+        filters TEXT NOT NULL,
+        fields TEXT,
+        estimated_rows INTEGER NOT NULL,
+        row_count INTEGER,
+        files TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        completed_at TEXT,
+        expires_at TEXT,
+        error TEXT
+      );
+      CREATE INDEX exports_account ON exports (account_id, id);
+      CREATE TABLE idempotency_keys (
+        account_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        status_code INTEGER,
+        response TEXT,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (account_id, key)
+      );
+    `,
+  },
+  {
+    version: 5,
+    name: 'webhooks, deliveries',
+    sql: `
+      CREATE TABLE webhooks (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        filters TEXT NOT NULL,
+        status TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        previous_secret TEXT,
+        previous_secret_expires_at TEXT,
+        consecutive_failures INTEGER NOT NULL DEFAULT 0,
+        failing_since TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX webhooks_account ON webhooks (account_id);
+      CREATE TABLE deliveries (
+        id TEXT PRIMARY KEY,
+        webhook_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        event_type TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        status_code INTEGER,
+        duration_ms INTEGER,
+        error TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX deliveries_webhook ON deliveries (webhook_id, created_at);
+    `,
+  },
+  {
+    version: 6,
+    name: 'settings',
+    sql: `CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  },
+];

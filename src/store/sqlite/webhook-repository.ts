@@ -1,0 +1,74 @@
+import type { StoredDelivery, StoredWebhook, WebhookRepository } from '../webhooks.js';
+import type { Db } from './database.js';
+
+type WebhookRow = Omit<StoredWebhook, 'events' | 'filters'> & { events: string; filters: string };
+
+const fromRow = (r: WebhookRow): StoredWebhook => ({ ...r, events: JSON.parse(r.events), filters: JSON.parse(r.filters) });
+
+function toColumns(w: Partial<StoredWebhook>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...w };
+  if (w.events) out.events = JSON.stringify(w.events);
+  if (w.filters) out.filters = JSON.stringify(w.filters);
+  return out;
+}
+
+export class SqliteWebhookRepository implements WebhookRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(w: StoredWebhook): Promise<void> {
+    const cols = toColumns(w);
+    const names = Object.keys(cols);
+    this.db.prepare(`INSERT INTO webhooks (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
+  }
+
+  async get(accountId: string, id: string): Promise<StoredWebhook | null> {
+    const r = this.db.prepare('SELECT * FROM webhooks WHERE id = ? AND account_id = ?').get(id, accountId) as WebhookRow | undefined;
+    return r ? fromRow(r) : null;
+  }
+
+  async getById(id: string): Promise<StoredWebhook | null> {
+    const r = this.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
+    return r ? fromRow(r) : null;
+  }
+
+  async list(accountId: string): Promise<StoredWebhook[]> {
+    return (this.db.prepare('SELECT * FROM webhooks WHERE account_id = ? ORDER BY created_at, id').all(accountId) as WebhookRow[]).map(fromRow);
+  }
+
+  async listSubscribed(eventType: string, accountId: string | null): Promise<StoredWebhook[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT w.* FROM webhooks w, json_each(w.events) e
+         WHERE e.value = ? AND w.status != 'disabled' AND (? IS NULL OR w.account_id = ?)`,
+      )
+      .all(eventType, accountId, accountId) as WebhookRow[];
+    return rows.map(fromRow);
+  }
+
+  async update(id: string, patch: Partial<StoredWebhook>): Promise<void> {
+    const cols = toColumns(patch);
+    delete cols.id;
+    const names = Object.keys(cols);
+    if (names.length === 0) return;
+    this.db.prepare(`UPDATE webhooks SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM webhooks WHERE id = ? AND account_id = ?').run(id, accountId).changes > 0;
+  }
+
+  async recordDelivery(d: StoredDelivery): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO deliveries (id, webhook_id, event_id, event_type, attempt, status_code, duration_ms, error, created_at)
+         VALUES (@id, @webhook_id, @event_id, @event_type, @attempt, @status_code, @duration_ms, @error, @created_at)`,
+      )
+      .run(d);
+  }
+
+  async listDeliveries(webhookId: string, limit: number): Promise<StoredDelivery[]> {
+    return this.db
+      .prepare('SELECT * FROM deliveries WHERE webhook_id = ? ORDER BY created_at DESC, id DESC LIMIT ?')
+      .all(webhookId, limit) as StoredDelivery[];
+  }
+}

@@ -1,0 +1,75 @@
+// The one storage interface. Callers (server, workers, CLI admin commands) see only this;
+// src/store/sqlite/ and, later, src/store/postgres/ implement it. No SQL lives outside src/store/.
+import type { Company } from '../core/company.js';
+import type { SearchFilters, SearchQuery } from '../core/search-params.js';
+import type { AccountRepository } from './accounts.js';
+import type { ExportRepository } from './exports.js';
+import type { WebhookRepository } from './webhooks.js';
+import type { OutboxRepository } from './outbox.js';
+import type { ImportPlanner, ImportRecord, ImportResult } from './import-types.js';
+
+/** Where a keyset page starts: the sort value and id of the last row of the previous page. */
+export interface KeysetPosition {
+  value: string | number | null;
+  id: string;
+}
+
+export interface SearchPage {
+  rows: Company[];
+  /** Position after the last row, when more rows follow. */
+  next: KeysetPosition | null;
+}
+
+export interface CountResult {
+  total: number;
+  estimated: boolean;
+}
+
+export interface CompanyRepository {
+  search(query: SearchQuery, after: KeysetPosition | null): Promise<SearchPage>;
+  count(filters: SearchFilters, budgetMs: number): Promise<CountResult>;
+  /** By public id or by org_nr (with or without hyphen), any status. */
+  get(idOrOrgNr: string, opts?: { expand?: readonly string[] }): Promise<Company | null>;
+  /** Every matching company in id order, read in batches so memory stays bounded. */
+  stream(filters: SearchFilters, opts?: { batchSize?: number; expand?: readonly string[] }): AsyncIterable<Company>;
+  /** Upserts by org_nr in one transaction and writes the implied events to the outbox. */
+  importRecords(records: Iterable<ImportRecord>, plan: ImportPlanner): Promise<ImportResult>;
+  /** Replaces the whole register with these companies (the seeder's fast path). */
+  bulkLoad(companies: Iterable<Company>, total: number, onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void): Promise<number>;
+  stats(): Promise<Record<string, number>>;
+}
+
+/** A unit of durable background work (export runs, webhook deliveries). */
+export interface Job {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  runAt: Date;
+}
+
+export interface JobQueue {
+  enqueue(kind: string, payload: Record<string, unknown>, opts?: { runAt?: Date; key?: string }): Promise<string>;
+  /**
+   * Claims the next due job of these kinds for `leaseMs`. A job whose lease ran out (its
+   * worker died) is due again, so a crash loses nothing.
+   */
+  claim(kinds: readonly string[], leaseMs: number): Promise<Job | null>;
+  complete(jobId: string): Promise<void>;
+  /** Puts the job back to run at `runAt`, counting the attempt. */
+  retry(jobId: string, runAt: Date, error: string): Promise<void>;
+  fail(jobId: string, error: string): Promise<void>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly companies: CompanyRepository;
+  readonly accounts: AccountRepository;
+  readonly exports: ExportRepository;
+  readonly webhooks: WebhookRepository;
+  readonly outbox: OutboxRepository;
+  readonly jobs: JobQueue;
+  /** A named server setting (signing keys), created once and then shared by every process. */
+  getOrCreateSetting(name: string, create: () => string): Promise<string>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,42 @@
+import type { WebhookStatus } from '../core/values.js';
+
+export interface StoredWebhook {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  filters: Record<string, string[]>;
+  status: WebhookStatus;
+  secret: string;
+  /** The secret before the last rotation, signed with too until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  consecutive_failures: number;
+  failing_since: string | null;
+  created_at: string;
+}
+
+export interface StoredDelivery {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: string;
+}
+
+export interface WebhookRepository {
+  create(w: StoredWebhook): Promise<void>;
+  get(accountId: string, id: string): Promise<StoredWebhook | null>;
+  getById(id: string): Promise<StoredWebhook | null>;
+  list(accountId: string): Promise<StoredWebhook[]>;
+  /** Active and failing webhooks of an account (or of every account) subscribed to this type. */
+  listSubscribed(eventType: string, accountId: string | null): Promise<StoredWebhook[]>;
+  update(id: string, patch: Partial<StoredWebhook>): Promise<void>;
+  delete(accountId: string, id: string): Promise<boolean>;
+  recordDelivery(d: StoredDelivery): Promise<void>;
+  listDeliveries(webhookId: string, limit: number): Promise<StoredDelivery[]>;
+}
