@@ -8,4 +8,5 @@ export interface RunningWorker {
 
 export type WorkerFactory = (ctx: ServerContext) => RunningWorker;
 
+/** Filled in by the exports and webhooks resources: src/exports/worker.ts, src/webhooks/dispatcher.ts. */
 export const WORKERS: WorkerFactory[] = [];

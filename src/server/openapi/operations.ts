@@ -2,6 +2,8 @@
 // here, next to the schemas it validates with.
 import type { z } from 'zod';
 import { searchParameters } from './document.js';
+import { exportPaths } from './paths-exports.js';
+import { webhookPaths } from './paths-webhooks.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -41,8 +43,8 @@ const pagination = {
 
 type Paths = Record<string, Record<string, unknown>>;
 
-/** Path builders of other resources register here (exports, webhooks). */
-export const EXTRA_PATHS: (() => Paths)[] = [];
+/** Path builders of the other resources, each beside its own schemas. */
+export const EXTRA_PATHS: (() => Paths)[] = [exportPaths, webhookPaths];
 export const EXTRA_COMPONENTS: Record<string, z.ZodType> = {};
 
 export const OPERATIONS = {
