@@ -22,7 +22,7 @@ export interface PlannedEvent {
 export type ImportPlanner = (
   record: ImportRecord,
   existing: Company | null,
-  existingId: string | null,
+  id: string | null,
   now: string,
 ) => { company: Company; events: PlannedEvent[] } | null;
 

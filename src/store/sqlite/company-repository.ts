@@ -1,6 +1,6 @@
 // CompanyRepository over SQLite. Searching lives in company-search.ts, bulk loading in seeder.ts.
 import type { Company } from '../../core/company.js';
-import { rowFromCompanyId } from '../../core/company-id.js';
+import { companyIdFromRow, rowFromCompanyId } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { SearchFilters, SearchQuery } from '../../core/search-params.js';
 import type { ImportPlanner, ImportRecord, ImportResult } from '../import-types.js';
@@ -57,7 +57,7 @@ export class SqliteCompanyRepository implements CompanyRepository {
       for (const record of records) {
         const existingRow = this.findRow(String(record.data.org_nr ?? ''), true);
         const existing = existingRow ? rowToCompany(existingRow, { expand: true }) : null;
-        const planned = plan(record, existing, existing ? existing.id : null, now);
+        const planned = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now);
         if (!planned) {
           result.unchanged++;
           continue;

@@ -1,0 +1,100 @@
+// What one imported record does to the register: the merged company and the events its
+// differences imply (contract §2.7 event data, §2.8), or null when nothing changed.
+import { type Company, CompanySchema } from '../core/company.js';
+import type { BolagEvent } from '../core/events.js';
+import { newId } from '../core/ids.js';
+import { formatOrgNr, isValidOrgNr, normalizeOrgNr } from '../core/orgnr.js';
+import { countyName, municipalityName } from '../core/place-names.js';
+import { fold } from '../core/text.js';
+import type { ImportPlanner, PlannedEvent } from '../store/import-types.js';
+import { ImportError } from './import-error.js';
+
+/** Fields that never count as a change: identity, bookkeeping, and query-dependent extras. */
+const NOT_COMPARED = new Set(['id', 'updated_at', 'distance_km', 'latest_financials', 'status', 'county', 'municipality']);
+
+const IMPORT_SCHEMA = CompanySchema.omit({ distance_km: true }).extend({ id: CompanySchema.shape.id.optional() });
+
+export const planRecord: ImportPlanner = (record, existing, id, now) => {
+  const { line, data } = record;
+  const orgRaw = typeof data.org_nr === 'string' ? data.org_nr : '';
+  const digits = normalizeOrgNr(orgRaw);
+  if (!digits || !isValidOrgNr(digits)) throw new ImportError(line, `org_nr "${orgRaw}" is not a valid organisation number`);
+
+  const merged = mergeRecord(existing, data);
+  merged.org_nr = formatOrgNr(digits);
+  merged.id = id ?? '';
+  if (typeof merged.municipality_code === 'string') merged.municipality = municipalityName(merged.municipality_code);
+  if (typeof merged.county_code === 'string') merged.county = countyName(merged.county_code);
+  merged.updated_at = existing?.updated_at ?? now;
+  const parsed = IMPORT_SCHEMA.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const what = existing ? '' : ' (a new company needs every field)';
+    throw new ImportError(line, `${issue.path.join('.') || 'record'}: ${issue.message}${what}`);
+  }
+  const company = { ...parsed.data, id: id ?? '' } as Company;
+  const events = diffEvents(existing, company, now);
+  if (existing && events.length === 0) return null;
+  company.updated_at = now;
+  return { company, events };
+};
+
+function mergeRecord(existing: Company | null, data: Record<string, unknown>): Record<string, unknown> {
+  const base: Record<string, unknown> = existing ? structuredClone(existing) : {};
+  for (const [key, value] of Object.entries(data)) {
+    const current = base[key];
+    if (isPlainObject(value) && isPlainObject(current)) base[key] = { ...current, ...value };
+    else base[key] = value;
+  }
+  return base;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export function diffEvents(before: Company | null, after: Company, now: string): PlannedEvent[] {
+  const subject = eventSubject(after);
+  const event = (type: string, data: Record<string, unknown>): PlannedEvent => ({
+    event: { id: newId('evt'), type, created_at: now, data } as BolagEvent,
+    subject,
+  });
+  const base = { company_id: after.id, org_nr: after.org_nr };
+  if (!before) {
+    const events = [event('company.created', { ...base, name: after.name })];
+    if (after.latest_financials) events.push(event('financials.published', { ...base, fiscal_year: after.latest_financials.fiscal_year }));
+    return events;
+  }
+  const events: PlannedEvent[] = [];
+  const changed = Object.keys(after).filter(
+    (k) => !NOT_COMPARED.has(k) && JSON.stringify(before[k as keyof Company]) !== JSON.stringify(after[k as keyof Company]),
+  );
+  if (changed.length > 0) events.push(event('company.updated', { ...base, changed_fields: changed }));
+  if (before.status !== after.status) {
+    events.push(event('company.status_changed', { ...base, previous_status: before.status, status: after.status }));
+  }
+  const fyBefore = before.latest_financials?.fiscal_year ?? null;
+  const fyAfter = after.latest_financials?.fiscal_year ?? null;
+  if (fyAfter !== null && fyAfter !== fyBefore) events.push(event('financials.published', { ...base, fiscal_year: fyAfter }));
+  else if (JSON.stringify(before.latest_financials ?? null) !== JSON.stringify(after.latest_financials ?? null) && !changed.length) {
+    // A corrected statement for the same year is still a change of public data.
+    events.push(event('company.updated', { ...base, changed_fields: ['latest_financials'] }));
+  }
+  return events;
+}
+
+/** The company as webhook filters see it (contract §2.7 filter keys). */
+export function eventSubject(c: Company): Record<string, string | string[]> {
+  return {
+    county: c.county_code,
+    municipality: c.municipality_code,
+    city: fold(c.address.city),
+    postal_code: c.address.postal_code.replace(/\s/g, ''),
+    legal_form: c.legal_form,
+    status: c.status,
+    category: c.category.slug,
+    sni: c.sni_codes,
+    employees_class: c.employees_class,
+    org_nr: c.org_nr.replace('-', ''),
+  };
+}

@@ -1,0 +1,33 @@
+// Reads a file line by line synchronously, in chunks, so an import of any size runs inside
+// one synchronous SQLite transaction without holding the whole file in memory.
+import { closeSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+
+export function* readLinesSync(path: string, chunkBytes = 1 << 20): Generator<{ line: number; text: string }> {
+  const fd = openSync(path, 'r');
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.alloc(chunkBytes);
+  let pending = '';
+  let line = 0;
+  try {
+    for (;;) {
+      const n = readSync(fd, buffer, 0, chunkBytes, null);
+      if (n === 0) break;
+      pending += decoder.write(buffer.subarray(0, n));
+      let start = 0;
+      for (let nl = pending.indexOf('\n', start); nl !== -1; nl = pending.indexOf('\n', start)) {
+        yield { line: ++line, text: stripCr(pending.slice(start, nl)) };
+        start = nl + 1;
+      }
+      pending = pending.slice(start);
+    }
+    pending += decoder.end();
+    if (pending.length > 0) yield { line: ++line, text: stripCr(pending) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function stripCr(s: string): string {
+  return s.endsWith('\r') ? s.slice(0, -1) : s;
+}

@@ -1,0 +1,126 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importFile } from '../../src/import/import-file.js';
+import { seedRegister } from '../../src/seed/seed-register.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Company } from '../../src/core/company.js';
+import { withCheckDigit } from '../../src/core/orgnr.js';
+
+let dir: string;
+let store: SqliteStore;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bolag-import-'));
+  store = openSqliteStore(join(dir, 'register.db'));
+  await seedRegister(store, { count: 300, seed: 'import-test' });
+});
+afterEach(async () => {
+  await store.close();
+});
+
+const write = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+const jsonl = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const events = async () => (await store.outbox.readAfter(0, 1000)).map((e) => e.event);
+const nth = async (i: number) => (await store.companies.get(`c_${i.toString(36).padStart(7, '0')}`, { expand: ['latest_financials'] }))!;
+
+function newCompany(base: Company): Record<string, unknown> {
+  const { id: _id, ...rest } = base;
+  return { ...rest, org_nr: withCheckDigit('559900123'), name: 'Nya Snickeriet i Borås AB' };
+}
+
+describe('bolag db import', () => {
+  it('creates new companies with company.created (and financials.published when they have accounts)', async () => {
+    const base = await nth(1);
+    const path = write('new.jsonl', jsonl([newCompany(base)]));
+    const result = await importFile(store, path);
+    expect(result).toMatchObject({ created: 1, updated: 0, unchanged: 0 });
+    const created = await store.companies.get(withCheckDigit('559900123'));
+    expect(created?.name).toBe('Nya Snickeriet i Borås AB');
+    expect(created?.id).toBe(`c_${(301).toString(36).padStart(7, '0')}`);
+    const types = (await events()).map((e) => e.type);
+    expect(types[0]).toBe('company.created');
+    expect(types.includes('financials.published')).toBe(base.latest_financials !== null);
+    expect((await events())[0].data).toEqual({ company_id: created!.id, org_nr: created!.org_nr, name: created!.name });
+  });
+
+  it('diffs updates into company.updated, company.status_changed and financials.published', async () => {
+    const a = await nth(2);
+    const b = await nth(3);
+    const c = await nth(4);
+    const d = await nth(5);
+    const fy = (c.latest_financials?.fiscal_year ?? 2024) + 1;
+    const path = write(
+      'changes.jsonl',
+      jsonl([
+        { org_nr: a.org_nr, name: `${a.name} (ny)`, website: 'https://example.se' },
+        { org_nr: b.org_nr.replace('-', ''), status: b.status === 'konkurs' ? 'aktiv' : 'konkurs' },
+        {
+          org_nr: c.org_nr,
+          latest_financials: { fiscal_year: fy, period_start: `${fy}-01-01`, period_end: `${fy}-12-31`, net_revenue: 1_000_000, profit: 10_000, equity_ratio: 0.5, total_assets: 900_000, employees: 2, currency: 'SEK' },
+          revenue: 1_000_000,
+        },
+        { org_nr: d.org_nr, name: d.name },
+      ]),
+    );
+    const result = await importFile(store, path);
+    expect(result).toMatchObject({ created: 0, updated: 3, unchanged: 1 });
+    const all = await events();
+    const forA = all.filter((e) => e.data.company_id === a.id);
+    expect(forA.map((e) => e.type)).toEqual(['company.updated']);
+    expect((forA[0].data.changed_fields as string[]).sort()).toEqual(a.website === 'https://example.se' ? ['name'] : ['name', 'website']);
+    const forB = all.filter((e) => e.data.company_id === b.id);
+    expect(forB.map((e) => e.type)).toEqual(['company.status_changed']);
+    expect(forB[0].data).toMatchObject({ previous_status: b.status, status: b.status === 'konkurs' ? 'aktiv' : 'konkurs' });
+    const forC = all.filter((e) => e.data.company_id === c.id).map((e) => e.type);
+    expect(forC).toContain('financials.published');
+    expect(all.some((e) => e.data.company_id === d.id)).toBe(false);
+    expect((await nth(2)).name).toBe(`${a.name} (ny)`);
+    expect((await nth(2)).updated_at > a.updated_at).toBe(true);
+    // Webhook filters match on the subject recorded with each event.
+    const outbox = await store.outbox.readAfter(0, 100);
+    expect(outbox[0].subject).toMatchObject({ county: a.county_code, org_nr: a.org_nr.replace('-', '') });
+  });
+
+  it('re-importing the register in its own JSONL shape changes nothing', async () => {
+    const records: Company[] = [];
+    for await (const c of store.companies.stream({ status: null, radius_km: 10 }, { expand: ['latest_financials'] })) records.push(c);
+    const result = await importFile(store, write('same.jsonl', jsonl(records)));
+    expect(result).toMatchObject({ created: 0, updated: 0, unchanged: 300 });
+    expect(await events()).toEqual([]);
+  });
+
+  it('reads the CSV dialect (BOM, ;, quotes, dotted columns)', async () => {
+    const a = await nth(6);
+    const csv = '\uFEFForg_nr;name;address.city;address.street\r\n' + `${a.org_nr};"Semikolon; och ""citat"" AB";${a.address.city};"Storgatan 1\nBox 12"\r\n`;
+    const result = await importFile(store, write('changes.csv', csv));
+    expect(result.updated).toBe(1);
+    const after = await nth(6);
+    expect(after.name).toBe('Semikolon; och "citat" AB');
+    expect(after.address.street).toBe('Storgatan 1\nBox 12');
+  });
+
+  it('stops at a bad line with its number and leaves the database as it was', async () => {
+    const before = await store.companies.stats();
+    const a = await nth(7);
+    const base = await nth(8);
+    const cases = [
+      jsonl([{ org_nr: a.org_nr, name: 'Changed' }, newCompany(base)]) + '{not json}\n',
+      jsonl([{ org_nr: a.org_nr, name: 'Changed' }, { org_nr: '556000-0000' }]),
+      jsonl([{ org_nr: a.org_nr, name: 'Changed' }, { org_nr: withCheckDigit('559911111'), name: 'Incomplete AB' }]),
+      jsonl([{ org_nr: a.org_nr, name: 'Changed' }, { org_nr: a.org_nr, status: 'sleeping' }]),
+    ];
+    for (const [i, text] of cases.entries()) {
+      const badLine = i === 0 ? 3 : 2;
+      await expect(importFile(store, write(`bad${i}.jsonl`, text))).rejects.toThrow(new RegExp(`^line ${badLine}:`));
+    }
+    expect(await store.companies.stats()).toEqual(before);
+    expect((await nth(7)).name).toBe(a.name);
+    expect(await events()).toEqual([]);
+  });
+});
