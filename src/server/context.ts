@@ -1,4 +1,5 @@
 // What every route and worker of the server shares. Built once per app.
+import type { LookupFunction } from 'node:net';
 import type { Store } from '../store/store.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Signer } from './signer.js';
@@ -11,6 +12,8 @@ export interface ServerOptions {
   rateLimit?: { max: number; windowMs: number };
   webhookRetryScheduleSeconds?: readonly number[];
   webhookDisableAfterSeconds?: number;
+  /** Resolver for webhook hosts (creation check and delivery); dns.lookup by default. Tests inject one. */
+  webhookLookup?: LookupFunction;
   exportPartRows?: number;
   /** Where export files are written. */
   exportDir?: string;

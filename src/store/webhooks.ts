@@ -38,5 +38,12 @@ export interface WebhookRepository {
   update(id: string, patch: Partial<StoredWebhook>): Promise<void>;
   delete(accountId: string, id: string): Promise<boolean>;
   recordDelivery(d: StoredDelivery): Promise<void>;
-  listDeliveries(webhookId: string, limit: number): Promise<StoredDelivery[]>;
+  /** Newest first; `before` continues after the last delivery of the previous page. */
+  listDeliveries(webhookId: string, limit: number, before?: { created_at: string; id: string }): Promise<StoredDelivery[]>;
+  /**
+   * Counts one delivery outcome atomically. A success ends the run of failures (status back to
+   * active unless disabled); a failure extends it and, at `failingAfter` in a row, marks an
+   * active webhook failing since `now`.
+   */
+  recordOutcome(id: string, ok: boolean, opts: { now: string; failingAfter: number }): Promise<void>;
 }

@@ -1,4 +1,107 @@
-// OpenAPI paths of /webhooks (filled in with the webhooks resource).
+// OpenAPI paths of /webhooks (contract §2.7), from the core schemas.
+import { z } from 'zod';
+import { DeliverySchema, WebhookCreateSchema, WebhookSchema, WebhookUpdateSchema } from '../../core/webhooks.js';
+import { envelope, errorResponses, jsonResponse } from './operations.js';
+
+function json(schema: z.ZodType, io: 'input' | 'output') {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  return rest;
+}
+
 export function webhookPaths(): Record<string, Record<string, unknown>> {
-  return {};
+  const webhook = json(WebhookSchema.extend({ previous_secret_expires_at: z.string().nullable() }), 'output');
+  const delivery = json(DeliverySchema.extend({ succeeded: z.boolean() }), 'output');
+  const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+  const body = (schema: z.ZodType) => ({ required: true, content: { 'application/json': { schema: json(schema, 'input') } } });
+  const pagination = {
+    type: 'object',
+    required: ['limit', 'has_more'],
+    properties: { limit: { type: 'integer' }, has_more: { type: 'boolean' }, next_cursor: { type: 'string' } },
+  };
+  const security = [{ bearer: [] }];
+  return {
+    '/webhooks': {
+      post: {
+        operationId: 'createWebhook',
+        summary: 'Create a webhook; the response holds its signing secret, shown only here and on rotation',
+        description: 'Needs scope webhooks:manage and the pro plan. The URL must be https on port 443 and must not reach an internal address.',
+        security,
+        requestBody: body(WebhookCreateSchema),
+        responses: { '201': jsonResponse('The webhook, with its secret', envelope(webhook)), ...errorResponses },
+      },
+      get: {
+        operationId: 'listWebhooks',
+        summary: "The account's webhooks",
+        security,
+        responses: { '200': jsonResponse('Webhooks', envelope({ type: 'array', items: webhook })), ...errorResponses },
+      },
+    },
+    '/webhooks/{id}': {
+      get: {
+        operationId: 'getWebhook',
+        summary: 'One webhook',
+        security,
+        parameters: [id],
+        responses: { '200': jsonResponse('The webhook', envelope(webhook)), ...errorResponses },
+      },
+      patch: {
+        operationId: 'updateWebhook',
+        summary: 'Change url, events or filters, or re-enable with status=active',
+        security,
+        parameters: [id],
+        requestBody: body(WebhookUpdateSchema),
+        responses: { '200': jsonResponse('The webhook', envelope(webhook)), ...errorResponses },
+      },
+      delete: {
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook; pending deliveries are dropped',
+        security,
+        parameters: [id],
+        responses: {
+          '200': jsonResponse('Deleted', envelope({ type: 'object', properties: { id: { type: 'string' }, deleted: { type: 'boolean' } } })),
+          ...errorResponses,
+        },
+      },
+    },
+    '/webhooks/{id}/rotate-secret': {
+      post: {
+        operationId: 'rotateWebhookSecret',
+        summary: 'New signing secret; for 24 hours deliveries carry signatures with both the old and the new one',
+        security,
+        parameters: [id],
+        responses: { '200': jsonResponse('The webhook, with its new secret', envelope(webhook)), ...errorResponses },
+      },
+    },
+    '/webhooks/{id}/test': {
+      post: {
+        operationId: 'testWebhook',
+        summary: 'Queue a delivery of a webhook.test event',
+        security,
+        parameters: [id],
+        responses: {
+          '202': jsonResponse(
+            'Queued',
+            envelope({
+              type: 'object',
+              properties: { webhook_id: { type: 'string' }, event_id: { type: 'string' }, type: { type: 'string', const: 'webhook.test' } },
+            }),
+          ),
+          ...errorResponses,
+        },
+      },
+    },
+    '/webhooks/{id}/deliveries': {
+      get: {
+        operationId: 'listWebhookDeliveries',
+        summary: 'Delivery attempts, newest first, with status code, duration and error',
+        security,
+        parameters: [
+          id,
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
+          { name: 'cursor', in: 'query', schema: { type: 'string' } },
+        ],
+        responses: { '200': jsonResponse('Deliveries', envelope({ type: 'array', items: delivery }, { pagination })), ...errorResponses },
+      },
+    },
+  };
 }

@@ -1,5 +1,179 @@
-// The webhook endpoints of contract §2.7.
-import type { FastifyInstance } from 'fastify';
+// The webhook endpoints of contract §2.7: scope webhooks:manage, a plan with webhooks, and
+// only the caller's own account's webhooks (another account's are 404, as if absent).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ApiError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import { integerParam } from '../../core/param-types.js';
+import { LIMITS, TEST_EVENT_TYPE } from '../../core/values.js';
+import { WebhookCreateSchema, WebhookUpdateSchema } from '../../core/webhooks.js';
+import type { StoredWebhook } from '../../store/webhooks.js';
+import { enqueueDelivery } from '../../webhooks/delivery.js';
+import { validateFilters } from '../../webhooks/filters.js';
+import { refreshHealth } from '../../webhooks/health.js';
+import { presentDelivery, presentWebhook } from '../../webhooks/present.js';
+import { generateSecret } from '../../webhooks/signature.js';
+import { webhookSignals } from '../../webhooks/signals.js';
+import { assertWebhookUrl, type UrlPolicy } from '../../webhooks/url-policy.js';
+import { guard, principalOf, requirePlanWithWebhooks } from '../auth.js';
 import type { ServerContext } from '../context.js';
+import { parseBody, parseQuery } from '../validate.js';
 
-export function webhookRoutes(_api: FastifyInstance, _ctx: ServerContext): void {}
+type IdRequest = FastifyRequest<{ Params: { id: string } }>;
+
+const DELIVERIES_QUERY = z
+  .strictObject({
+    limit: integerParam('Page size.', LIMITS.limitMin, LIMITS.limitMax),
+    cursor: z.string().min(1).max(500),
+  })
+  .partial();
+
+const NO_BODY = z.strictObject({});
+
+export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
+  const { store } = ctx;
+  const manage = guard(ctx, 'webhooks:manage');
+  const preHandler = async (request: FastifyRequest, reply: Parameters<typeof manage>[1]) => {
+    await manage(request, reply);
+    requirePlanWithWebhooks(principalOf(request));
+  };
+  const policy = (): UrlPolicy => ({ allowInsecure: ctx.options.allowInsecureWebhooks === true, lookup: ctx.options.webhookLookup });
+  const disableAfter = () => ctx.options.webhookDisableAfterSeconds ?? LIMITS.webhookDisableAfterSeconds;
+  const meta = (request: FastifyRequest) => ({ request_id: request.id });
+
+  /** The caller's webhook with its health brought up to date, or 404. */
+  async function own(request: IdRequest): Promise<StoredWebhook> {
+    const { account } = principalOf(request);
+    const found = await store.webhooks.get(account.id, request.params.id);
+    if (!found) throw new ApiError('not_found', `No webhook with id "${request.params.id}".`);
+    return refreshHealth(store, found, new Date(), disableAfter());
+  }
+
+  function noBody(body: unknown): void {
+    if (body !== undefined && body !== null) parseBody(NO_BODY, body);
+  }
+
+  api.post('/webhooks', { preHandler }, async (request, reply) => {
+    const { account } = principalOf(request);
+    const input = parseBody(WebhookCreateSchema, request.body);
+    await assertWebhookUrl(input.url, policy());
+    const webhook: StoredWebhook = {
+      id: newId('whk'),
+      account_id: account.id,
+      url: input.url,
+      events: [...new Set(input.events)],
+      filters: validateFilters(input.filters) as Record<string, string[]>,
+      status: 'active',
+      secret: generateSecret(),
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      consecutive_failures: 0,
+      failing_since: null,
+      created_at: new Date().toISOString(),
+    };
+    await store.webhooks.create(webhook);
+    reply.code(201);
+    return { data: presentWebhook(webhook, { withSecret: true }), meta: meta(request) };
+  });
+
+  api.get('/webhooks', { preHandler }, async (request) => {
+    parseQuery(z.strictObject({}), request.query);
+    const { account } = principalOf(request);
+    const now = new Date();
+    const hooks = await Promise.all((await store.webhooks.list(account.id)).map((w) => refreshHealth(store, w, now, disableAfter())));
+    return { data: hooks.map((w) => presentWebhook(w)), meta: meta(request) };
+  });
+
+  api.get<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
+    parseQuery(z.strictObject({}), request.query);
+    return { data: presentWebhook(await own(request)), meta: meta(request) };
+  });
+
+  api.patch<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
+    const webhook = await own(request);
+    const input = parseBody(WebhookUpdateSchema, request.body);
+    const patch: Partial<StoredWebhook> = {};
+    if (input.url !== undefined) {
+      await assertWebhookUrl(input.url, policy());
+      patch.url = input.url;
+    }
+    if (input.events !== undefined) patch.events = [...new Set(input.events)];
+    if (input.filters !== undefined) patch.filters = validateFilters(input.filters) as Record<string, string[]>;
+    if (input.status === 'active') Object.assign(patch, { status: 'active', consecutive_failures: 0, failing_since: null });
+    await store.webhooks.update(webhook.id, patch);
+    return { data: presentWebhook({ ...webhook, ...patch }), meta: meta(request) };
+  });
+
+  api.delete<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
+    const webhook = await own(request);
+    await store.webhooks.delete(webhook.account_id, webhook.id);
+    return { data: { id: webhook.id, deleted: true }, meta: meta(request) };
+  });
+
+  api.post<{ Params: { id: string } }>('/webhooks/:id/rotate-secret', { preHandler }, async (request) => {
+    noBody(request.body);
+    const webhook = await own(request);
+    const now = new Date();
+    const patch = {
+      secret: generateSecret(),
+      previous_secret: webhook.secret,
+      previous_secret_expires_at: new Date(now.getTime() + LIMITS.secretOverlapSeconds * 1000).toISOString(),
+    };
+    await store.webhooks.update(webhook.id, patch);
+    return { data: presentWebhook({ ...webhook, ...patch }, { withSecret: true, now }), meta: meta(request) };
+  });
+
+  api.post<{ Params: { id: string } }>('/webhooks/:id/test', { preHandler }, async (request, reply) => {
+    noBody(request.body);
+    const webhook = await own(request);
+    if (webhook.status === 'disabled') {
+      throw new ApiError('invalid_parameter', `Webhook ${webhook.id} is disabled; re-enable it with PATCH {"status":"active"} first.`, 'id');
+    }
+    const event = {
+      id: newId('evt'),
+      type: TEST_EVENT_TYPE,
+      created_at: new Date().toISOString(),
+      data: { webhook_id: webhook.id, message: 'A test delivery from bolag.' },
+    };
+    await enqueueDelivery(store, { webhook_id: webhook.id, event_id: event.id, event_type: event.type, body: JSON.stringify(event) });
+    webhookSignals(store).delivery.wake();
+    reply.code(202);
+    return { data: { webhook_id: webhook.id, event_id: event.id, type: event.type }, meta: meta(request) };
+  });
+
+  api.get<{ Params: { id: string } }>('/webhooks/:id/deliveries', { preHandler }, async (request) => {
+    const query = parseQuery(DELIVERIES_QUERY, request.query);
+    const webhook = await own(request);
+    const limit = query.limit ?? LIMITS.limitDefault;
+    const before = query.cursor === undefined ? undefined : decodeDeliveryCursor(ctx, webhook.id, query.cursor);
+    const rows = await store.webhooks.listDeliveries(webhook.id, limit + 1, before);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > limit;
+    return {
+      data: page.map(presentDelivery),
+      pagination: { limit, has_more: hasMore, ...(hasMore ? { next_cursor: encodeDeliveryCursor(ctx, webhook.id, last) } : {}) },
+      meta: meta(request),
+    };
+  });
+}
+
+const CURSOR_PURPOSE = 'deliveries';
+
+function encodeDeliveryCursor(ctx: ServerContext, webhookId: string, last: { created_at: string; id: string }): string {
+  const payload = Buffer.from(JSON.stringify({ w: webhookId, c: last.created_at, i: last.id })).toString('base64url');
+  return `${payload}.${ctx.signer.sign(CURSOR_PURPOSE, payload)}`;
+}
+
+function decodeDeliveryCursor(ctx: ServerContext, webhookId: string, cursor: string): { created_at: string; id: string } {
+  const invalid = () => new ApiError('invalid_parameter', 'Invalid cursor: it is malformed, altered, or from another webhook.', 'cursor');
+  const [payload, signature, extra] = cursor.split('.');
+  if (!payload || !signature || extra !== undefined || !ctx.signer.verify(CURSOR_PURPOSE, payload, signature)) throw invalid();
+  try {
+    const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { w?: unknown; c?: unknown; i?: unknown };
+    if (parsed.w !== webhookId || typeof parsed.c !== 'string' || typeof parsed.i !== 'string') throw invalid();
+    return { created_at: parsed.c, id: parsed.i };
+  } catch {
+    throw invalid();
+  }
+}

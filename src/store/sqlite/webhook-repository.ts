@@ -66,9 +66,39 @@ export class SqliteWebhookRepository implements WebhookRepository {
       .run(d);
   }
 
-  async listDeliveries(webhookId: string, limit: number): Promise<StoredDelivery[]> {
+  async listDeliveries(webhookId: string, limit: number, before?: { created_at: string; id: string }): Promise<StoredDelivery[]> {
+    if (before) {
+      return this.db
+        .prepare(
+          `SELECT * FROM deliveries WHERE webhook_id = ? AND (created_at < ? OR (created_at = ? AND id < ?))
+           ORDER BY created_at DESC, id DESC LIMIT ?`,
+        )
+        .all(webhookId, before.created_at, before.created_at, before.id, limit) as StoredDelivery[];
+    }
     return this.db
       .prepare('SELECT * FROM deliveries WHERE webhook_id = ? ORDER BY created_at DESC, id DESC LIMIT ?')
       .all(webhookId, limit) as StoredDelivery[];
+  }
+
+  async recordOutcome(id: string, ok: boolean, opts: { now: string; failingAfter: number }): Promise<void> {
+    if (ok) {
+      // Written only when there is something to clear, so the common case costs no write.
+      this.db
+        .prepare(
+          `UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL,
+             status = CASE WHEN status = 'disabled' THEN status ELSE 'active' END
+           WHERE id = ? AND (consecutive_failures != 0 OR failing_since IS NOT NULL OR status = 'failing')`,
+        )
+        .run(id);
+      return;
+    }
+    this.db
+      .prepare(
+        `UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
+           failing_since = CASE WHEN status = 'active' AND consecutive_failures + 1 >= @n THEN @now ELSE failing_since END,
+           status = CASE WHEN status = 'active' AND consecutive_failures + 1 >= @n THEN 'failing' ELSE status END
+         WHERE id = @id`,
+      )
+      .run({ id, n: opts.failingAfter, now: opts.now });
   }
 }

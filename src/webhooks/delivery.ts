@@ -1,0 +1,160 @@
+// The delivery worker: claims `webhook.deliver` jobs with a lease, checks the destination
+// again, POSTs the stored body signed with the webhook's current secrets, records the
+// attempt, and retries on the schedule with the same event id and bytes (spec §6.2–6.5).
+import type { LookupFunction } from 'node:net';
+import type { Dispatcher } from 'undici';
+import { newId } from '../core/ids.js';
+import { LIMITS } from '../core/values.js';
+import type { Job, Store } from '../store/store.js';
+import type { StoredWebhook } from '../store/webhooks.js';
+import { refreshHealth, signingSecrets } from './health.js';
+import { createSafeDispatcher } from './safe-dispatcher.js';
+import { sendDelivery, type SendResult } from './sender.js';
+import { signPayload } from './signature.js';
+import { webhookSignals } from './signals.js';
+import { staticUrlCheck } from './url-policy.js';
+
+export const DELIVER_JOB = 'webhook.deliver';
+
+/** What a delivery job carries: the event's exact bytes, serialised once when it was fanned out. */
+export interface DeliverPayload {
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  body: string;
+}
+
+export function deliveryJobKey(webhookId: string, eventId: string): string {
+  return `${webhookId}:${eventId}`;
+}
+
+export async function enqueueDelivery(store: Store, p: DeliverPayload): Promise<string> {
+  return store.jobs.enqueue(DELIVER_JOB, { ...p }, { key: deliveryJobKey(p.webhook_id, p.event_id) });
+}
+
+export interface DeliveryWorkerOptions {
+  allowInsecure: boolean;
+  lookup?: LookupFunction;
+  retryScheduleSeconds?: readonly number[];
+  disableAfterSeconds?: number;
+  failingAfter?: number;
+  timeoutMs?: number;
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+  /** How often to look for due work when nothing wakes the worker. */
+  idlePollMs?: number;
+  now?: () => Date;
+}
+
+export class DeliveryWorker {
+  private readonly schedule: readonly number[];
+  private readonly disableAfter: number;
+  private readonly failingAfter: number;
+  private readonly timeoutMs: number;
+  private readonly concurrency: number;
+  private readonly idlePollMs: number;
+  private readonly leaseMs: number;
+  private readonly now: () => Date;
+  private readonly dispatcher: Dispatcher;
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: DeliveryWorkerOptions,
+  ) {
+    this.schedule = opts.retryScheduleSeconds ?? LIMITS.webhookRetryScheduleSeconds;
+    this.disableAfter = opts.disableAfterSeconds ?? LIMITS.webhookDisableAfterSeconds;
+    this.failingAfter = opts.failingAfter ?? LIMITS.webhookFailingAfter;
+    this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs;
+    this.concurrency = opts.concurrency ?? 32;
+    this.idlePollMs = opts.idlePollMs ?? 100;
+    // Long enough for the slowest attempt; a worker that dies leaves the job due again after it.
+    this.leaseMs = this.timeoutMs * 3 + 5000;
+    this.now = opts.now ?? (() => new Date());
+    this.dispatcher = createSafeDispatcher({
+      allowInsecure: opts.allowInsecure,
+      lookup: opts.lookup,
+      connectTimeoutMs: this.timeoutMs,
+    });
+  }
+
+  start(): this {
+    this.loop ??= this.run();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    webhookSignals(this.store).delivery.wake();
+    await this.loop;
+    await this.dispatcher.close().catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    const wakeup = webhookSignals(this.store).delivery;
+    while (!this.stopping) {
+      try {
+        while (!this.stopping && this.inFlight.size < this.concurrency) {
+          const job = await this.store.jobs.claim([DELIVER_JOB], this.leaseMs);
+          if (!job) break;
+          const p: Promise<void> = this.process(job)
+            .catch(() => undefined)
+            .finally(() => {
+              this.inFlight.delete(p);
+              wakeup.wake();
+            });
+          this.inFlight.add(p);
+        }
+      } catch {
+        // The store is busy or closing: try again on the next round.
+      }
+      if (!this.stopping) await wakeup.wait(this.idlePollMs);
+    }
+    await Promise.all(this.inFlight);
+  }
+
+  /** One attempt of one job. Public for tests and the bench. */
+  async process(job: Job): Promise<void> {
+    const p = job.payload as unknown as DeliverPayload;
+    const found = await this.store.webhooks.getById(p.webhook_id);
+    // Deleted, or disabled (now or by the failing period running out): it receives nothing.
+    const webhook = found && (await refreshHealth(this.store, found, this.now(), this.disableAfter));
+    if (!webhook || webhook.status === 'disabled') {
+      await this.store.jobs.complete(job.id);
+      return;
+    }
+    const result = await this.attempt(webhook, p);
+    const attempt = job.attempts + 1;
+    const at = this.now();
+    await this.store.webhooks.recordDelivery({
+      id: newId('dlv'),
+      webhook_id: webhook.id,
+      event_id: p.event_id,
+      event_type: p.event_type,
+      attempt,
+      status_code: result.statusCode,
+      duration_ms: result.durationMs,
+      error: result.error,
+      created_at: at.toISOString(),
+    });
+    await this.store.webhooks.recordOutcome(webhook.id, result.ok, { now: at.toISOString(), failingAfter: this.failingAfter });
+    if (result.ok) await this.store.jobs.complete(job.id);
+    else if (attempt <= this.schedule.length) {
+      await this.store.jobs.retry(job.id, new Date(at.getTime() + this.schedule[attempt - 1] * 1000), result.error ?? 'failed');
+    } else await this.store.jobs.fail(job.id, result.error ?? 'failed');
+  }
+
+  private async attempt(webhook: StoredWebhook, p: DeliverPayload): Promise<SendResult> {
+    // The static rules again (the URL may predate a rule); the dispatcher checks the addresses.
+    const checked = staticUrlCheck(webhook.url, { allowInsecure: this.opts.allowInsecure });
+    if (!checked.ok) return { ok: false, statusCode: null, durationMs: 0, error: `refused destination: ${checked.reason}` };
+    const now = this.now();
+    const signature = signPayload(p.body, signingSecrets(webhook, now), Math.floor(now.getTime() / 1000));
+    return sendDelivery(
+      { url: webhook.url, body: p.body, eventId: p.event_id, eventType: p.event_type, signature },
+      { dispatcher: this.dispatcher, timeoutMs: this.timeoutMs },
+    );
+  }
+}

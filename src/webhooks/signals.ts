@@ -1,0 +1,42 @@
+// In-process wake-ups, so a worker idles on a timer but reacts at once to work made in the
+// same process (a test delivery, a fan-out). Work made by other processes is found by polling.
+
+export class Wakeup {
+  private waiters: (() => void)[] = [];
+  private pending = false;
+
+  wake(): void {
+    this.pending = true;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Resolves on the next wake() (or at once if one came since the last wait), or after `ms`. */
+  wait(ms: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done(): void {
+        clearTimeout(timer);
+        self.waiters = self.waiters.filter((w) => w !== done);
+        self.pending = false;
+        resolve();
+      }
+      this.waiters.push(done);
+    });
+  }
+}
+
+const byStore = new WeakMap<object, { fanout: Wakeup; delivery: Wakeup }>();
+
+/** The wake-ups shared by the routes and workers over one store. */
+export function webhookSignals(store: object): { fanout: Wakeup; delivery: Wakeup } {
+  let s = byStore.get(store);
+  if (!s) byStore.set(store, (s = { fanout: new Wakeup(), delivery: new Wakeup() }));
+  return s;
+}

@@ -1,0 +1,18 @@
+// The two webhook workers as the server starts them (src/server/workers.ts).
+import type { ServerContext } from '../server/context.js';
+import type { RunningWorker } from '../server/workers.js';
+import { DeliveryWorker } from './delivery.js';
+import { FanoutWorker } from './fanout.js';
+
+export function startWebhookFanout(ctx: ServerContext): RunningWorker {
+  return new FanoutWorker(ctx.store, { disableAfterSeconds: ctx.options.webhookDisableAfterSeconds }).start();
+}
+
+export function startWebhookDelivery(ctx: ServerContext): RunningWorker {
+  return new DeliveryWorker(ctx.store, {
+    allowInsecure: ctx.options.allowInsecureWebhooks === true,
+    lookup: ctx.options.webhookLookup,
+    retryScheduleSeconds: ctx.options.webhookRetryScheduleSeconds,
+    disableAfterSeconds: ctx.options.webhookDisableAfterSeconds,
+  }).start();
+}
