@@ -1,0 +1,52 @@
+// `bolag config get|set|unset|list`: the settings of a profile (base_url, api_key) and which
+// profile is the default. Works on --profile / BOLAG_PROFILE, else the default profile.
+import { Command, Option } from 'commander';
+import type { Factory } from '../factory.js';
+import { CONFIG_KEYS } from '../config/keys.js';
+
+export interface ConfigOptions {
+  factory: Factory;
+  action: 'get' | 'set' | 'unset' | 'list';
+  key?: string;
+  value?: string;
+  showSecrets?: boolean;
+}
+
+async function run(opts: ConfigOptions, runF?: (opts: ConfigOptions) => Promise<void>): Promise<void> {
+  if (runF) return runF(opts);
+  const { configRun } = await import('./config/run.js');
+  return configRun(opts);
+}
+
+export function buildConfigCommand(f: Factory, runF?: (opts: ConfigOptions) => Promise<void>): Command {
+  const cmd = new Command('config')
+    .summary('Read and change profiles')
+    .description(`Read and change the settings of a profile (${CONFIG_KEYS.join(', ')}). --profile picks the profile.`);
+  const key = (c: Command) => {
+    const arg = c.registeredArguments[0];
+    if (arg) arg.choices(CONFIG_KEYS);
+    return c;
+  };
+  cmd.addCommand(
+    key(new Command('get').description('Print one setting').argument('<key>', CONFIG_KEYS.join(' | '))).action(async (k: string) =>
+      run({ factory: f, action: 'get', key: k }, runF),
+    ),
+  );
+  cmd.addCommand(
+    key(new Command('set').description('Change one setting').argument('<key>', CONFIG_KEYS.join(' | ')).argument('<value>')).action(
+      async (k: string, v: string) => run({ factory: f, action: 'set', key: k, value: v }, runF),
+    ),
+  );
+  cmd.addCommand(
+    key(new Command('unset').description('Remove one setting').argument('<key>', CONFIG_KEYS.join(' | '))).action(async (k: string) =>
+      run({ factory: f, action: 'unset', key: k }, runF),
+    ),
+  );
+  cmd.addCommand(
+    new Command('list')
+      .description('Print every profile and setting (keys masked)')
+      .addOption(new Option('--show-secrets', 'Print API keys in full'))
+      .action(async (o: { showSecrets?: boolean }) => run({ factory: f, action: 'list', showSecrets: o.showSecrets }, runF)),
+  );
+  return cmd;
+}

@@ -1,0 +1,51 @@
+// `bolag config …`: reads and writes the profile store.
+import type { ConfigOptions } from '../config.js';
+import { isProfileKey, maskSecret, parseConfigKey, validateProfileName, validateValue } from '../../config/keys.js';
+import { CliError } from '../../errors/index.js';
+import { OutputSink } from '../../output/sink.js';
+
+export async function configRun(opts: ConfigOptions): Promise<void> {
+  const { factory } = opts;
+  const store = await factory.config();
+  const g = factory.globals();
+  const named = g.profile ?? factory.env.BOLAG_PROFILE;
+  const profile = validateProfileName(named ?? store.defaultProfile());
+  const out = new OutputSink(factory.io.stdout);
+
+  switch (opts.action) {
+    case 'get': {
+      const key = parseConfigKey(opts.key ?? '');
+      const value = isProfileKey(key) ? store.profile(profile)[key] : store.defaultProfile();
+      if (value === undefined) throw new CliError(`${key} is not set in profile "${profile}".`);
+      await out.write(`${value}\n`);
+      return;
+    }
+    case 'set': {
+      const key = parseConfigKey(opts.key ?? '');
+      const value = validateValue(key, opts.value ?? '');
+      if (isProfileKey(key)) store.set(profile, key, value);
+      else store.setDefaultProfile(value);
+      factory.notice(isProfileKey(key) ? `Set ${key} in profile "${profile}".` : `The default profile is now "${value}".`);
+      return;
+    }
+    case 'unset': {
+      const key = parseConfigKey(opts.key ?? '');
+      if (isProfileKey(key)) store.unset(profile, key);
+      else store.clearDefaultProfile();
+      factory.notice(`Removed ${key}${isProfileKey(key) ? ` from profile "${profile}"` : ''}.`);
+      return;
+    }
+    case 'list': {
+      const lines = [`default_profile=${store.defaultProfile()}`];
+      for (const name of store.names()) {
+        for (const [key, value] of Object.entries(store.profile(name))) {
+          if (value === undefined) continue;
+          const shown = key === 'api_key' && !opts.showSecrets ? maskSecret(value) : value;
+          lines.push(`${name}.${key}=${shown}`);
+        }
+      }
+      await out.write(lines.join('\n') + '\n');
+      return;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+// Every top-level command, with a lazy loader: `bolag --help` lists them from this table
+// without importing any, and `bolag <name> …` imports only the one it runs.
+//
+// To add a command, write src/cli/commands/<name>.ts exporting
+// `build<Name>Command(factory: Factory): Command` and add one line below (see src/cli/README.md).
+import type { Command } from 'commander';
+import type { Factory } from '../factory.js';
+
+export type CommandBuilder = (factory: Factory) => Command;
+
+export interface CommandEntry {
+  name: string;
+  /** One line for `bolag --help`. */
+  summary: string;
+  aliases?: readonly string[];
+  load(): Promise<CommandBuilder>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'search', summary: 'Search companies', load: async () => (await import('./search.js')).buildSearchCommand },
+  { name: 'company', summary: 'Show one company', load: async () => (await import('./company.js')).buildCompanyCommand },
+  { name: 'login', summary: 'Save a base URL and API key in a profile', load: async () => (await import('./login.js')).buildLoginCommand },
+  { name: 'config', summary: 'Read and change profiles', load: async () => (await import('./config.js')).buildConfigCommand },
+  { name: 'completion', summary: 'Print the shell completion script', load: async () => (await import('./completion.js')).buildCompletionCommand },
+];
+
+export function findCommand(name: string | undefined): CommandEntry | undefined {
+  if (name === undefined) return undefined;
+  return COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
+}

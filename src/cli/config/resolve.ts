@@ -1,0 +1,72 @@
+// Which service a command talks to (contract §3): flag > env > profile > the local register.
+import type { ProfileStore } from './profile-store.js';
+import { validateBaseUrl, validateProfileName } from './keys.js';
+import { UsageError } from '../errors/index.js';
+
+export interface ConnectionFlags {
+  baseUrl?: string;
+  apiKey?: string;
+  profile?: string;
+  local?: boolean;
+}
+
+export type Source = 'flag' | 'env' | 'profile';
+
+export type ResolvedConnection =
+  | { kind: 'remote'; baseUrl: string; apiKey?: string; profile?: string; sources: { baseUrl: Source; apiKey?: Source } }
+  | { kind: 'local'; reason: 'forced' | 'unconfigured' };
+
+/**
+ * `loadStore` is only called when flags and environment leave something open, so that a
+ * fully specified command never reads the config file.
+ */
+export async function resolveConnection(
+  flags: ConnectionFlags,
+  env: NodeJS.ProcessEnv,
+  loadStore: () => Promise<ProfileStore>,
+): Promise<ResolvedConnection> {
+  if (flags.local) return { kind: 'local', reason: 'forced' };
+  const fromFlagOrEnv = {
+    baseUrl: pick(flags.baseUrl, env.BOLAG_BASE_URL),
+    apiKey: pick(flags.apiKey, env.BOLAG_API_KEY),
+  };
+  let profileName: string | undefined;
+  let profile: { base_url?: string; api_key?: string } = {};
+  if (!fromFlagOrEnv.baseUrl || !fromFlagOrEnv.apiKey) {
+    const store = await loadStore();
+    const named = nonEmpty(flags.profile) ?? nonEmpty(env.BOLAG_PROFILE);
+    if (named !== undefined) {
+      validateProfileName(named);
+      if (!store.has(named)) {
+        throw new UsageError(`No profile named "${named}".`, {
+          flag: '--profile',
+          hint: `create it with: bolag login --profile ${named}`,
+        });
+      }
+    }
+    profileName = named ?? store.defaultProfile();
+    profile = store.profile(profileName);
+  }
+  const baseUrl = fromFlagOrEnv.baseUrl ?? (profile.base_url ? { value: profile.base_url, source: 'profile' as const } : undefined);
+  if (!baseUrl) return { kind: 'local', reason: 'unconfigured' };
+  const apiKey = fromFlagOrEnv.apiKey ?? (profile.api_key ? { value: profile.api_key, source: 'profile' as const } : undefined);
+  return {
+    kind: 'remote',
+    baseUrl: validateBaseUrl(baseUrl.value),
+    apiKey: apiKey?.value,
+    profile: baseUrl.source === 'profile' ? profileName : undefined,
+    sources: { baseUrl: baseUrl.source, apiKey: apiKey?.source },
+  };
+}
+
+function pick(flag: string | undefined, env: string | undefined): { value: string; source: Source } | undefined {
+  const f = nonEmpty(flag);
+  if (f !== undefined) return { value: f, source: 'flag' };
+  const e = nonEmpty(env);
+  if (e !== undefined) return { value: e, source: 'env' };
+  return undefined;
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}

@@ -1,0 +1,60 @@
+// The three streams and what we know about them. Output depends on whether stdout is a
+// terminal; notices, spinners and errors go to stderr. Tests build an IOStreams over buffers.
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+
+export interface IOStreams {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Terminal width of stdout (80 when unknown). */
+  columns(): number;
+  /** Whether colour may be used on the terminal (false with --no-color or NO_COLOR). */
+  color: boolean;
+}
+
+export function systemIO(env: NodeJS.ProcessEnv = process.env): IOStreams {
+  const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY,
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    columns: () => process.stdout.columns || Number(env.COLUMNS) || 80,
+    color: stdoutIsTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb',
+  };
+}
+
+export interface TestIO extends IOStreams {
+  out(): string;
+  err(): string;
+}
+
+/** Buffered streams for tests: `tty` decides how commands format their output. */
+export function testIO(opts: { tty?: boolean; columns?: number; stdin?: string } = {}): TestIO {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  if (opts.stdin !== undefined) stdin.end(opts.stdin);
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => err.push(c));
+  const tty = opts.tty ?? false;
+  return {
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: tty,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    columns: () => opts.columns ?? 100,
+    color: false,
+    out: () => Buffer.concat(out).toString('utf8'),
+    err: () => Buffer.concat(err).toString('utf8'),
+  };
+}

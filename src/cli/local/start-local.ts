@@ -1,0 +1,62 @@
+// The CLI side of the local register: starts the in-process server over the embedded database
+// (src/local/local-register.ts creates it on first use), says so once on stderr, and shows
+// progress on a terminal while the register is being created.
+import { registerDbPath } from '../../local/paths.js';
+import type { IOStreams } from '../io.js';
+import { formatNumber } from '../output/swedish.js';
+
+export interface LocalConnection {
+  baseUrl: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export async function startLocal(io: IOStreams, opts: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LocalConnection> {
+  const path = registerDbPath(opts.env);
+  if (!opts.quiet) io.stderr.write(`Using the local register (${path})\n`);
+  const progress = opts.quiet ? undefined : createProgress(io);
+  const { startLocalRegister } = await import('../../local/local-register.js');
+  try {
+    const register = await startLocalRegister({ onProgress: progress?.update });
+    progress?.done();
+    return register;
+  } catch (error) {
+    progress?.fail();
+    throw error;
+  }
+}
+
+interface Progress {
+  update(done: number, total: number): void;
+  done(): void;
+  fail(): void;
+}
+
+function createProgress(io: IOStreams): Progress {
+  let started = false;
+  let lastDraw = 0;
+  const label = (done: number, total: number) => {
+    const pct = total > 0 ? Math.floor((done / total) * 100) : 0;
+    const width = 24;
+    const filled = Math.round((pct / 100) * width);
+    return `Creating the local register [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${pct} % (${formatNumber(done)} of ${formatNumber(total)} companies)`;
+  };
+  return {
+    update(done, total) {
+      if (!started) {
+        started = true;
+        if (!io.stderrIsTTY) io.stderr.write(`Creating the local register (${formatNumber(total)} companies); this happens once…\n`);
+      }
+      const now = Date.now();
+      if (!io.stderrIsTTY || (now - lastDraw < 100 && done < total)) return;
+      lastDraw = now;
+      io.stderr.write(`\r\u001b[2K${label(done, total)}`);
+    },
+    done() {
+      if (started && io.stderrIsTTY) io.stderr.write(`\r\u001b[2KCreated the local register.\n`);
+    },
+    fail() {
+      if (started && io.stderrIsTTY) io.stderr.write('\n');
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// The entry point of the binary: builds the program, runs one command, maps whatever it threw
+// to an exit code in one place, and is the only code that exits.
+import { argv as processArgv } from 'node:process';
+import { addCommands, buildRootProgram } from './program.js';
+import { rewriteServeAlias, targetCommand } from './argv.js';
+import { createFactory, type GlobalOptions } from './factory.js';
+import { systemIO } from './io.js';
+import { packageVersion } from './version.js';
+import { EXIT } from './exit-codes.js';
+import { reportError } from './report-error.js';
+
+/** Seconds a command gets to stop by itself after Ctrl-C before main exits anyway. */
+const INTERRUPT_GRACE_MS = 3000;
+
+export async function main(argv: readonly string[] = processArgv): Promise<never> {
+  const io = systemIO();
+  const args = rewriteServeAlias(argv.slice(2));
+  const program = buildRootProgram(io, packageVersion());
+  const globals = () => program.opts() as GlobalOptions;
+  const interrupt = new AbortController();
+  const factory = createFactory({ io, globals, interrupt: interrupt.signal });
+
+  // A reader that went away (`| head`) is not a failure.
+  io.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT.ok);
+  });
+  process.on('SIGINT', () => {
+    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
+    interrupt.abort(new Error('interrupted'));
+    setTimeout(() => {
+      io.stderr.write('Interrupted.\n');
+      process.exit(EXIT.interrupted);
+    }, INTERRUPT_GRACE_MS).unref();
+  });
+
+  let code: number = EXIT.ok;
+  try {
+    await addCommands(program, factory, targetCommand(args));
+    program.hook('preAction', () => {
+      if (globals().color === false) io.color = false;
+    });
+    await program.parseAsync(args, { from: 'user' });
+  } catch (error) {
+    code = reportError(error, io.stderr, Boolean(globals().verbose));
+  } finally {
+    await factory.dispose();
+  }
+  process.exit(code);
+}

@@ -1,0 +1,43 @@
+// Fits columns into the terminal width: natural widths from the first rows, then the widest
+// columns shrink (the values are cut with an ellipsis), then the least important are dropped.
+import type { Row, TableColumn } from './table-columns.js';
+
+export const COLUMN_GAP = 2;
+const MAX_NATURAL = 48;
+
+export interface FittedColumn {
+  column: TableColumn;
+  width: number;
+}
+
+export function fitColumns(columns: readonly TableColumn[], sample: readonly Row[], totalWidth: number): FittedColumn[] {
+  let fitted: FittedColumn[] = columns.map((column) => ({
+    column,
+    width: Math.min(MAX_NATURAL, Math.max(column.header.length, ...sample.map((r) => [...column.value(r)].length))),
+  }));
+  const used = () => fitted.reduce((s, f) => s + f.width, 0) + COLUMN_GAP * Math.max(0, fitted.length - 1);
+
+  // 1. Shrink the widest column a step at a time, while any is above its minimum.
+  while (used() > totalWidth) {
+    const shrinkable = fitted.filter((f) => f.column.shrink !== false && f.width > Math.max(f.column.min, f.column.header.length));
+    if (shrinkable.length === 0) break;
+    const widest = shrinkable.reduce((a, b) => (b.width > a.width ? b : a));
+    widest.width -= 1;
+  }
+  // 2. Drop the least important columns.
+  while (used() > totalWidth) {
+    const droppable = fitted.filter((f) => f.column.keep !== Infinity);
+    if (droppable.length === 0) break;
+    const least = droppable.reduce((a, b) => (b.column.keep < a.column.keep ? b : a));
+    fitted = fitted.filter((f) => f !== least);
+  }
+  // 3. Still too wide (a very narrow terminal): cut the widest kept text columns down to 3.
+  while (used() > totalWidth) {
+    const candidates = fitted.filter((f) => f.column.shrink !== false);
+    if (candidates.length === 0) break;
+    const widest = candidates.reduce((a, b) => (b.width > a.width ? b : a));
+    if (widest.width <= 3) break;
+    widest.width -= 1;
+  }
+  return fitted;
+}

@@ -1,0 +1,34 @@
+// Swedish number formatting for terminal tables: `1 234 567 kr`, `12,3 %`, `1 234`.
+const integer = new Intl.NumberFormat('sv-SE', { maximumFractionDigits: 0 });
+const decimal = new Intl.NumberFormat('sv-SE', { maximumFractionDigits: 2 });
+const percent = new Intl.NumberFormat('sv-SE', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+export function formatSek(value: number | null | undefined): string {
+  return value === null || value === undefined ? '' : `${integer.format(value)} kr`;
+}
+
+export function formatPercent(fraction: number | null | undefined): string {
+  return fraction === null || fraction === undefined ? '' : percent.format(fraction);
+}
+
+export function formatNumber(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  return Number.isInteger(value) ? integer.format(value) : decimal.format(value);
+}
+
+/** Short Swedish abbreviations of the legal forms, for narrow table columns. */
+const LEGAL_FORM_SHORT: Record<string, string> = {
+  aktiebolag: 'AB',
+  enskild_näringsidkare: 'EF',
+  handelsbolag: 'HB',
+  kommanditbolag: 'KB',
+  ekonomisk_förening: 'EK',
+  bostadsrättsförening: 'BRF',
+  ideell_förening: 'IF',
+  stiftelse: 'SF',
+  filial: 'FIL',
+};
+
+export function shortLegalForm(value: string | null | undefined): string {
+  return value ? (LEGAL_FORM_SHORT[value] ?? value) : '';
+}

@@ -1,0 +1,59 @@
+// `--format table`: rows drawn with cli-table3, without borders (like `gh`), fitted to the
+// terminal on the first page and kept at those widths for every later page, so that a
+// streamed `--all` reads as one table.
+import Table from 'cli-table3';
+import type { RecordFormatter } from './formatter.js';
+import { COLUMN_GAP, fitColumns, type FittedColumn } from './fit-columns.js';
+import type { Row, TableColumn } from './table-columns.js';
+
+const NO_BORDERS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  middle: ' '.repeat(COLUMN_GAP),
+};
+
+export class TableFormatter implements RecordFormatter {
+  private fitted: FittedColumn[] | undefined;
+
+  constructor(
+    private readonly columns: readonly TableColumn[],
+    private readonly width: number,
+    private readonly color = false,
+  ) {}
+
+  start(): string {
+    return '';
+  }
+
+  page(rows: readonly Row[]): string {
+    if (rows.length === 0) return '';
+    const first = this.fitted === undefined;
+    this.fitted ??= fitColumns(this.columns, rows, this.width);
+    const fitted = this.fitted;
+    const table = new Table({
+      chars: NO_BORDERS,
+      colWidths: fitted.map((f) => f.width),
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    });
+    if (first) {
+      const bold = (s: string) => (this.color ? `\u001b[1m${s}\u001b[22m` : s);
+      table.push(fitted.map((f) => ({ content: bold(f.column.header), hAlign: f.column.align })));
+    }
+    for (const row of rows) {
+      table.push(fitted.map((f) => ({ content: f.column.value(row), hAlign: f.column.align })));
+    }
+    return trimLines(table.toString()) + '\n';
+  }
+
+  end(): string {
+    return '';
+  }
+}
+
+function trimLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
+}

@@ -1,0 +1,61 @@
+// The root command: global options (contract §3) and the commands of the registry, of which
+// only the one being run is loaded; the rest are listed from the registry's summaries.
+import { Command, Option } from 'commander';
+import { COMMANDS, findCommand, type CommandEntry } from './commands/index.js';
+import type { Factory } from './factory.js';
+import type { IOStreams } from './io.js';
+
+const GLOBAL = 'Global options:';
+
+export function buildRootProgram(io: IOStreams, version: string): Command {
+  const program = new Command('bolag')
+    .description('Search, export and watch the Swedish company register from a terminal, and serve it.')
+    .version(version, '-V, --version', 'Print the version')
+    .helpOption('-h, --help', 'Show help')
+    .addOption(new Option('--base-url <url>', 'Service base URL, ending in /api/public/v1 (env BOLAG_BASE_URL)').helpGroup(GLOBAL))
+    .addOption(new Option('--api-key <key>', 'API key (env BOLAG_API_KEY)').helpGroup(GLOBAL))
+    .addOption(new Option('--profile <name>', 'Profile of bolag login / bolag config (env BOLAG_PROFILE)').helpGroup(GLOBAL))
+    .addOption(new Option('--local', 'Use the local register even when a service is configured').helpGroup(GLOBAL))
+    .addOption(new Option('--db <path>', 'Path of the embedded database (serve, db)').helpGroup(GLOBAL))
+    .addOption(new Option('--verbose', 'Log every request to stderr').helpGroup(GLOBAL))
+    .addOption(new Option('--quiet', 'Print no notices, only data and errors').helpGroup(GLOBAL))
+    .addOption(new Option('--no-color', 'No colour (also NO_COLOR)').helpGroup(GLOBAL))
+    .addHelpText(
+      'after',
+      '\nWith no service configured, commands use the local register (an in-process server over the\n' +
+        'embedded database under BOLAG_HOME). Precedence: flag > environment > profile > local register.\n\n' +
+        'Run "bolag <command> --help" for the flags of a command.',
+    )
+    .showSuggestionAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns() : 100),
+      getErrHelpWidth: () => (io.stderrIsTTY ? io.columns() : 100),
+    })
+    .configureHelp({ showGlobalOptions: true });
+  return program;
+}
+
+/** Adds every registry command: the target fully built, the others as listing-only stubs. */
+export async function addCommands(program: Command, factory: Factory, target: string | undefined, all = false): Promise<void> {
+  const wanted = findCommand(target);
+  for (const entry of COMMANDS) {
+    const cmd = all || entry === wanted ? (await entry.load())(factory) : stub(entry);
+    if (entry.aliases && cmd.aliases().length === 0) cmd.aliases([...entry.aliases]);
+    if (!cmd.summary()) cmd.summary(entry.summary);
+    program.addCommand(cmd);
+    inherit(cmd, program);
+  }
+}
+
+function stub(entry: CommandEntry): Command {
+  return new Command(entry.name).summary(entry.summary).allowUnknownOption().allowExcessArguments().helpOption(false);
+}
+
+/** addCommand() does not copy the parent's settings (exitOverride, output): copy them down the tree. */
+function inherit(cmd: Command, parent: Command): void {
+  cmd.copyInheritedSettings(parent);
+  for (const sub of cmd.commands) inherit(sub, cmd);
+}

@@ -1,0 +1,30 @@
+// Turns any error into one line on stderr (with the request id when there is one) and its
+// exit code. Commander has already printed its own usage errors.
+import { CommanderError } from 'commander';
+import { ApiRequestError, CliError, PipeClosedError } from './errors/index.js';
+import { exitCodeFor, type ExitCode } from './exit-codes.js';
+
+export function errorLine(error: unknown): string | undefined {
+  if (error instanceof PipeClosedError || error instanceof CommanderError) return undefined;
+  if (error instanceof CliError) {
+    const details: string[] = [];
+    if (error instanceof ApiRequestError) details.push(`HTTP ${error.status} ${error.code}`);
+    if (error.requestId) details.push(`request id ${error.requestId}`);
+    const suffix = details.length ? ` (${details.join(', ')})` : '';
+    const hint = error.hint ? ` — ${error.hint}` : '';
+    return `${error.name === 'CancelError' ? '' : 'error: '}${oneLine(error.message)}${suffix}${hint}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return `error: ${oneLine(message)}`;
+}
+
+export function reportError(error: unknown, stderr: NodeJS.WritableStream, verbose = false): ExitCode {
+  const line = errorLine(error);
+  if (line) stderr.write(`${line}\n`);
+  if (verbose && error instanceof Error && !(error instanceof CliError) && error.stack) stderr.write(`${error.stack}\n`);
+  return exitCodeFor(error);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
