@@ -1,6 +1,6 @@
 // `bolag db seed` and first start: a fresh deterministic register in the store.
 import type { Store } from '../store/store.js';
-import { CompanyGenerator } from './generate-company.js';
+import { generateBatches } from './generate-batches.js';
 
 export const DEFAULT_SEED_COUNT = 1_200_000;
 export const DEFAULT_SEED = 'bolag';
@@ -10,6 +10,5 @@ export async function seedRegister(
   opts: { count?: number; seed?: string; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void } = {},
 ): Promise<number> {
   const count = opts.count ?? DEFAULT_SEED_COUNT;
-  const generator = new CompanyGenerator(opts.seed ?? DEFAULT_SEED);
-  return store.companies.bulkLoad(generator.generate(count), count, opts.onProgress);
+  return store.companies.bulkLoad(generateBatches(opts.seed ?? DEFAULT_SEED, count), count, opts.onProgress);
 }

@@ -1,3 +1,4 @@
+import type { BolagEvent } from '../core/events.js';
 import type { ExportRecord } from '../core/exports.js';
 
 /** The stored export: the API record without its computed links, plus what the worker needs. */
@@ -30,6 +31,12 @@ export interface ExportRepository {
   getById(id: string): Promise<StoredExport | null>;
   list(accountId: string, limit: number, afterId?: string): Promise<StoredExport[]>;
   update(id: string, patch: Partial<StoredExport>): Promise<void>;
+  /**
+   * Moves a running export to its final state and appends its event to the account's outbox,
+   * in one transaction. False (and nothing written) when the export was not running, so an
+   * export is settled, and its event recorded, exactly once.
+   */
+  settle(id: string, patch: Partial<StoredExport>, event: BolagEvent): Promise<boolean>;
   /**
    * Reserves an idempotency key atomically: returns null when this caller got it, or the
    * existing entry (response null while the first request is still in flight).

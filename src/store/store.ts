@@ -35,7 +35,7 @@ export interface CompanyRepository {
   /** Upserts by org_nr in one transaction and writes the implied events to the outbox. */
   importRecords(records: Iterable<ImportRecord>, plan: ImportPlanner): Promise<ImportResult>;
   /** Replaces the whole register with these companies (the seeder's fast path). */
-  bulkLoad(companies: Iterable<Company>, total: number, onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void): Promise<number>;
+  bulkLoad(batches: AsyncIterable<readonly Company[]>, total: number, onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void): Promise<number>;
   stats(): Promise<Record<string, number>>;
 }
 
@@ -55,6 +55,8 @@ export interface JobQueue {
    * worker died) is due again, so a crash loses nothing.
    */
   claim(kinds: readonly string[], leaseMs: number): Promise<Job | null>;
+  /** Extends the lease of a claimed job that is still being worked on. */
+  extend(jobId: string, leaseMs: number): Promise<void>;
   complete(jobId: string): Promise<void>;
   /** Puts the job back to run at `runAt`, counting the attempt. */
   retry(jobId: string, runAt: Date, error: string): Promise<void>;

@@ -9,7 +9,7 @@ import { type CompanyRow, companySelectList, rowToCompany } from './company-row.
 import { countCompanies, searchCompanies } from './company-search.js';
 import { CompanyWriter } from './company-writer.js';
 import type { Db } from './database.js';
-import { filterSql } from './filter-sql.js';
+import { filterSql, haversineKm } from './filter-sql.js';
 import { bulkLoadCompanies, type SeedProgress } from './seeder.js';
 
 export class SqliteCompanyRepository implements CompanyRepository {
@@ -36,11 +36,17 @@ export class SqliteCompanyRepository implements CompanyRepository {
     const stmt = this.db.prepare(
       `SELECT ${companySelectList('c', expand)} FROM companies c WHERE c.rowid > ? AND ${sql} ORDER BY c.rowid LIMIT ?`,
     );
+    const near = filters.near;
     let after = 0;
     for (;;) {
       // Each batch is its own read, so a long export never holds a read transaction open.
       const rows = stmt.all(after, ...params, batchSize) as CompanyRow[];
-      for (const row of rows) yield rowToCompany(row, { expand });
+      for (const row of rows) {
+        const company = rowToCompany(row, { expand });
+        // As search does: with near, each record carries its distance.
+        if (near && row.lat !== null && row.lng !== null) company.distance_km = Math.round(haversineKm(row.lat, row.lng, near.lat, near.lng) * 1000) / 1000;
+        yield company;
+      }
       if (rows.length < batchSize) return;
       after = rows[rows.length - 1].rowid;
     }
@@ -84,8 +90,8 @@ export class SqliteCompanyRepository implements CompanyRepository {
     return (this.db.prepare('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies').pluck().get() as number);
   }
 
-  async bulkLoad(companies: Iterable<Company>, total: number, onProgress?: SeedProgress): Promise<number> {
-    return bulkLoadCompanies(this.db, companies, total, onProgress);
+  async bulkLoad(batches: AsyncIterable<readonly Company[]>, total: number, onProgress?: SeedProgress): Promise<number> {
+    return bulkLoadCompanies(this.db, batches, total, onProgress);
   }
 
   async stats(): Promise<Record<string, number>> {

@@ -8,6 +8,7 @@ import type { Db } from './database.js';
 
 export class CompanyWriter {
   private readonly insertCompany;
+  private readonly insertPositional;
   private readonly updateCompany;
   private readonly insertSni;
   private readonly deleteSni;
@@ -21,6 +22,7 @@ export class CompanyWriter {
     const cols = COMPANY_COLUMNS.join(', ');
     const params = COMPANY_COLUMNS.map((c) => `@${c}`).join(', ');
     this.insertCompany = db.prepare(`INSERT INTO companies (${cols}) VALUES (${params})`);
+    this.insertPositional = db.prepare(`INSERT INTO companies (${cols}) VALUES (${COMPANY_COLUMNS.map(() => '?').join(', ')})`);
     const sets = COMPANY_COLUMNS.filter((c) => c !== 'rowid').map((c) => `${c} = @${c}`).join(', ');
     this.updateCompany = db.prepare(`UPDATE companies SET ${sets} WHERE rowid = @rowid`);
     this.insertSni = db.prepare('INSERT OR IGNORE INTO company_sni (code, company_rowid) VALUES (?, ?)');
@@ -29,6 +31,13 @@ export class CompanyWriter {
     this.deleteFts = db.prepare('DELETE FROM companies_fts WHERE rowid = ?');
     this.insertGeo = db.prepare('INSERT INTO companies_geo (rowid, min_lat, max_lat, min_lng, max_lng) VALUES (?, ?, ?, ?, ?)');
     this.deleteGeo = db.prepare('DELETE FROM companies_geo WHERE rowid = ?');
+  }
+
+  /** The row alone; the seeder builds the secondary indexes in bulk afterwards (buildIndexesInBulk). */
+  insertRowOnly(company: Company, rowid: number): void {
+    // Positional binding: markedly cheaper than named parameters over a million rows.
+    const row = companyToRow(company, rowid);
+    this.insertPositional.run(COMPANY_COLUMNS.map((c) => row[c]));
   }
 
   insert(company: Company, rowid: number): CompanyRow {
@@ -54,15 +63,40 @@ export class CompanyWriter {
     if (row.lat !== null && row.lng !== null) this.insertGeo.run(row.rowid, row.lat, row.lat, row.lng, row.lng);
   }
 
-  /** Category and SNI names: what "industry" means for free-text search. */
   private industry(row: CompanyRow): string {
-    const key = `${row.category_slug}|${row.sni_codes}`;
-    let text = this.industryCache.get(key);
-    if (text === undefined) {
-      const names = row.sni_codes.split(',').map((c) => sniName(c) ?? '');
-      text = [categoryName(row.category_slug), ...names].join(' ');
-      if (this.industryCache.size < 100_000) this.industryCache.set(key, text);
-    }
-    return text;
+    return industryText(row.category_slug, row.sni_codes, this.industryCache);
   }
+}
+
+/** Category and SNI names: what "industry" means for free-text search. */
+export function industryText(categorySlug: string, sniCodes: string, cache?: Map<string, string>): string {
+  const key = `${categorySlug}|${sniCodes}`;
+  let text = cache?.get(key);
+  if (text === undefined) {
+    const names = sniCodes.split(',').map((c) => sniName(c) ?? '');
+    text = [categoryName(categorySlug), ...names].join(' ');
+    if (cache && cache.size < 100_000) cache.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * Fills the SNI, full-text and spatial indexes from the companies table in three set-based
+ * statements: far faster than row-by-row inserts for a fresh register.
+ */
+export function buildIndexesInBulk(db: Db): void {
+  const cache = new Map<string, string>();
+  db.function('industry_text', { deterministic: true }, (slug, codes) => industryText(String(slug), String(codes), cache));
+  db.exec(`
+    INSERT INTO company_sni (code, company_rowid)
+      SELECT j.value, c.rowid FROM companies c, json_each('["' || replace(c.sni_codes, ',', '","') || '"]') j
+      WHERE c.sni_codes != '' ORDER BY 1, 2;
+    INSERT INTO companies_geo (rowid, min_lat, max_lat, min_lng, max_lng)
+      SELECT rowid, lat, lat, lng, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL ORDER BY municipality_code;
+    INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0);
+    INSERT INTO companies_fts (rowid, name, industry, org_nr)
+      SELECT rowid, name, industry_text(category_slug, sni_codes), org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7)
+      FROM companies ORDER BY rowid;
+    INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 4);
+  `);
 }

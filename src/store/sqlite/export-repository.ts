@@ -1,3 +1,4 @@
+import type { BolagEvent } from '../../core/events.js';
 import type { ExportRepository, IdempotencyEntry, StoredExport } from '../exports.js';
 import type { Db } from './database.js';
 
@@ -67,6 +68,23 @@ export class SqliteExportRepository implements ExportRepository {
     const names = Object.keys(cols);
     if (names.length === 0) return;
     this.db.prepare(`UPDATE exports SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
+  }
+
+  async settle(id: string, patch: Partial<StoredExport>, event: BolagEvent): Promise<boolean> {
+    const cols = toColumns(patch);
+    delete cols.id;
+    const names = Object.keys(cols);
+    return this.db.transaction(() => {
+      const r = this.db
+        .prepare(`UPDATE exports SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id AND status = 'running'`)
+        .run({ ...cols, id });
+      if (r.changes !== 1) return false;
+      const accountId = this.db.prepare('SELECT account_id FROM exports WHERE id = ?').pluck().get(id) as string;
+      this.db
+        .prepare('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (?, ?, NULL, ?)')
+        .run(accountId, JSON.stringify(event), new Date().toISOString());
+      return true;
+    }).immediate();
   }
 
   async reserveIdempotencyKey(accountId: string, key: string, requestHash: string, now: Date): Promise<IdempotencyEntry | null> {

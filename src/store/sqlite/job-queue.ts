@@ -47,6 +47,10 @@ export class SqliteJobQueue implements JobQueue {
     return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at) };
   }
 
+  async extend(jobId: string, leaseMs: number): Promise<void> {
+    this.db.prepare("UPDATE jobs SET locked_until = ? WHERE id = ? AND state = 'queued'").run(Date.now() + leaseMs, jobId);
+  }
+
   async complete(jobId: string): Promise<void> {
     this.db.prepare("UPDATE jobs SET state = 'done', locked_until = NULL WHERE id = ?").run(jobId);
   }

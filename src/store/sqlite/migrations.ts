@@ -3,6 +3,8 @@
 // load, and build them once at the end (far faster than maintaining them row by row).
 
 export const COMPANY_INDEXES: readonly string[] = [
+  'CREATE UNIQUE INDEX IF NOT EXISTS companies_id ON companies (id)',
+  'CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)',
   'CREATE INDEX IF NOT EXISTS companies_name ON companies (name_sort, rowid)',
   'CREATE INDEX IF NOT EXISTS companies_status_name ON companies (status, name_sort)',
   'CREATE INDEX IF NOT EXISTS companies_county ON companies (county_code, status)',
@@ -27,8 +29,8 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     sql: `
       CREATE TABLE companies (
         rowid INTEGER PRIMARY KEY,
-        id TEXT NOT NULL UNIQUE,
-        org_nr TEXT NOT NULL UNIQUE,          -- 10 digits, no hyphen
+        id TEXT NOT NULL,                     -- unique: companies_id in COMPANY_INDEXES
+        org_nr TEXT NOT NULL,                 -- 10 digits, no hyphen; unique: companies_org_nr
         name TEXT NOT NULL,
         name_sort TEXT NOT NULL,              -- folded, for sorting by name
         legal_form TEXT NOT NULL,
