@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   idempotency_conflict: 409,
   link_expired: 410,
+  range_not_satisfiable: 416,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

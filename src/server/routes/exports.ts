@@ -1,5 +1,96 @@
 // POST /exports, GET /exports, GET /exports/{id} and the signed download links (spec §4.2, §4.3; contract §2.6).
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ApiError } from '../../core/errors.js';
+import { integerParam } from '../../core/param-types.js';
+import { LIMITS } from '../../core/values.js';
+import { createExport, validateExportRequest } from '../../exports/create.js';
+import { exportForLink, sendDownload, sendPart } from '../../exports/download.js';
+import { idempotent, parseIdempotencyKey, requestHash } from '../../exports/idempotency.js';
+import { presentExport } from '../../exports/present.js';
+import { guard, principalOf } from '../auth.js';
 import type { ServerContext } from '../context.js';
+import { parseQuery } from '../validate.js';
 
-export function exportRoutes(_api: FastifyInstance, _ctx: ServerContext): void {}
+const LIST_QUERY = z
+  .strictObject({
+    limit: integerParam('Page size.', LIMITS.limitMin, LIMITS.limitMax),
+    cursor: z.string().min(1).max(200),
+  })
+  .partial();
+
+const LINK_QUERY = z.object({ expires: z.string().optional(), signature: z.string().optional() });
+
+export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
+  const { store, signer } = ctx;
+
+  api.post('/exports', { preHandler: guard(ctx, 'exports:create') }, async (request, reply) => {
+    const { account } = principalOf(request);
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
+    const valid = validateExportRequest(request.body);
+    const result = await idempotent(store.exports, account.id, key, requestHash('POST /exports', request.body), async () => {
+      const e = await createExport(ctx, account.id, valid);
+      return { status: 202, body: { data: presentExport(ctx, e), meta: { request_id: request.id } } };
+    });
+    const id = (result.body as { data: { id: string } }).data.id;
+    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+    return reply.code(result.status).header('Location', `${ctx.baseUrl()}/exports/${id}`).send(result.body);
+  });
+
+  const readExports = guard(ctx, 'exports:read');
+
+  api.get('/exports', { preHandler: readExports }, async (request) => {
+    const { account } = principalOf(request);
+    const query = parseQuery(LIST_QUERY, request.query);
+    const limit = query.limit ?? LIMITS.limitDefault;
+    let after: string | undefined;
+    if (query.cursor !== undefined) {
+      after = decodeListCursor(query.cursor, account.id);
+      if (after === undefined) throw new ApiError('invalid_parameter', 'Invalid cursor: it is malformed or was changed.', 'cursor');
+    }
+    const rows = await store.exports.list(account.id, limit + 1, after);
+    const page = rows.slice(0, limit);
+    const hasMore = rows.length > limit;
+    return {
+      data: page.map((e) => presentExport(ctx, e)),
+      pagination: { limit, has_more: hasMore, ...(hasMore ? { next_cursor: encodeListCursor(page[page.length - 1].id, account.id) } : {}) },
+      meta: { request_id: request.id },
+    };
+  });
+
+  api.get<{ Params: { id: string } }>('/exports/:id', { preHandler: readExports }, async (request) => {
+    const { account } = principalOf(request);
+    parseQuery(z.strictObject({}), request.query);
+    const e = await store.exports.get(account.id, request.params.id);
+    // Another account's export is answered exactly like one that does not exist.
+    if (!e) throw new ApiError('not_found', `No export with id "${request.params.id}".`);
+    return { data: presentExport(ctx, e), meta: { request_id: request.id } };
+  });
+
+  // Signed links: no API key; the signature is the permission.
+  api.get<{ Params: { id: string } }>('/exports/:id/download', async (request, reply) => {
+    const query = LINK_QUERY.parse(request.query ?? {});
+    const e = await exportForLink(ctx, request.params.id, 'all', query);
+    return sendDownload(ctx, e, request, reply);
+  });
+
+  api.get<{ Params: { id: string; n: string } }>('/exports/:id/files/:n', async (request, reply) => {
+    const query = LINK_QUERY.parse(request.query ?? {});
+    const n = /^[1-9]\d{0,5}$/.test(request.params.n) ? Number(request.params.n) : NaN;
+    if (Number.isNaN(n)) throw new ApiError('not_found', 'No such export file.');
+    const e = await exportForLink(ctx, request.params.id, n, query);
+    return sendPart(ctx, e, n, request, reply);
+  });
+
+  function encodeListCursor(lastId: string, accountId: string): string {
+    const payload = Buffer.from(lastId).toString('base64url');
+    return `${payload}.${signer.sign('exports-list', `${accountId}\n${lastId}`)}`;
+  }
+
+  function decodeListCursor(cursor: string, accountId: string): string | undefined {
+    const [payload, signature, extra] = cursor.split('.');
+    if (!payload || !signature || extra !== undefined) return undefined;
+    const lastId = Buffer.from(payload, 'base64url').toString('utf8');
+    return signer.verify('exports-list', `${accountId}\n${lastId}`, signature) ? lastId : undefined;
+  }
+}

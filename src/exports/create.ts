@@ -1,0 +1,61 @@
+// POST /exports: validate the request with the core schemas, count what it will hold, and
+// queue it. The job is queued before the export row is written, so a crash between the two
+// leaves a job that finds nothing (and ends), never an export that nobody will run.
+import { apiErrorFromZod } from '../core/errors.js';
+import { ExportRequestSchema } from '../core/exports.js';
+import { newId } from '../core/ids.js';
+import { FILTERS_SCHEMA, normalizeFilters, type SearchFilters } from '../core/search-params.js';
+import { LIMITS } from '../core/values.js';
+import type { ServerContext } from '../server/context.js';
+import { parseBody } from '../server/validate.js';
+import type { StoredExport } from '../store/exports.js';
+import { EXPORT_JOB, wakeExportWorker } from './worker.js';
+
+export interface ValidExportRequest {
+  format: StoredExport['format'];
+  /** The filters as sent, with exclude_advertising_blocked made explicit (true unless sent false). */
+  filters: Record<string, unknown>;
+  normalized: SearchFilters;
+  fields: string[] | null;
+}
+
+export function validateExportRequest(body: unknown): ValidExportRequest {
+  const given = (body as { filters?: unknown } | null)?.filters;
+  if (given !== null && typeof given === 'object' && !Array.isArray(given)) {
+    // The filters first, with the same schema and cross-field rules as search, so that an
+    // error names the filter as `filters.<name>`.
+    const checked = FILTERS_SCHEMA.safeParse(given);
+    if (!checked.success) throw apiErrorFromZod(checked.error, 'invalid_body', 'filters.');
+  }
+  const request = parseBody(ExportRequestSchema, body);
+  const rawFilters: Record<string, unknown> = { ...((given as Record<string, unknown> | undefined) ?? {}) };
+  const checked = FILTERS_SCHEMA.safeParse(rawFilters);
+  if (!checked.success) throw apiErrorFromZod(checked.error, 'invalid_body', 'filters.');
+  const normalized = normalizeFilters(checked.data, { excludeAdvertisingBlocked: true });
+  rawFilters.exclude_advertising_blocked = normalized.exclude_advertising_blocked ?? true;
+  return { format: request.format, filters: rawFilters, normalized, fields: request.fields ? [...request.fields] : null };
+}
+
+export async function createExport(ctx: ServerContext, accountId: string, request: ValidExportRequest): Promise<StoredExport> {
+  const { store } = ctx;
+  const count = await store.companies.count(request.normalized, LIMITS.countBudgetMs);
+  const e: StoredExport = {
+    id: newId('exp'),
+    account_id: accountId,
+    status: 'queued',
+    format: request.format,
+    filters: request.filters,
+    fields: request.fields,
+    estimated_rows: count.total,
+    row_count: null,
+    files: [],
+    created_at: new Date().toISOString(),
+    completed_at: null,
+    expires_at: null,
+    error: null,
+  };
+  await store.jobs.enqueue(EXPORT_JOB, { export_id: e.id }, { key: `${EXPORT_JOB}:${e.id}` });
+  await store.exports.create(e);
+  wakeExportWorker(ctx);
+  return e;
+}

@@ -1,0 +1,101 @@
+// Serving export files behind signed links: one part (with byte ranges) or a ZIP of all parts.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import yazl from 'yazl';
+import { ApiError } from '../core/errors.js';
+import type { ServerContext } from '../server/context.js';
+import type { StoredExport } from '../store/exports.js';
+import { CONTENT_TYPES, downloadName, exportFolder, zipName } from './files.js';
+import { checkLink, type LinkTarget } from './links.js';
+
+export type ByteRange = { start: number; end: number };
+
+/**
+ * Reads a single `Range: bytes=…` against a size: a range to serve, 'unsatisfiable' (416), or
+ * null to serve the whole file (no header, several ranges, or a header we do not understand,
+ * which RFC 9110 lets a server ignore).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[2] !== '' && Number(m[2]) < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** The export a link points at, after checking the link: 403 tampered, 410 expired, 404 gone. */
+export async function exportForLink(ctx: ServerContext, exportId: string, target: LinkTarget, query: unknown): Promise<StoredExport> {
+  const check = checkLink(ctx.signer, exportId, target, (query ?? {}) as Record<string, unknown>);
+  if (!check.ok) {
+    if (check.reason === 'expired') throw new ApiError('link_expired', 'This download link has expired; get a fresh one with GET /exports/{id}.');
+    throw new ApiError('forbidden', 'This download link is not valid: its signature does not match.');
+  }
+  const e = await ctx.store.exports.getById(exportId);
+  if (!e || e.status !== 'completed' || (target !== 'all' && (target < 1 || target > e.files.length))) {
+    throw new ApiError('not_found', 'No such export file.');
+  }
+  return e;
+}
+
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    throw new ApiError('not_found', 'The files of this export are no longer available; create the export again.');
+  }
+}
+
+/** One part, honouring `Range: bytes=a-b` (206) and If-Range. */
+export async function sendPart(ctx: ServerContext, e: StoredExport, index: number, request: FastifyRequest, reply: FastifyReply) {
+  const file = e.files[index - 1];
+  const path = join(exportFolder(ctx.options, e.id), file.name);
+  const size = await sizeOf(path);
+  const etag = `"${file.sha256}"`;
+  reply
+    .header('Content-Type', CONTENT_TYPES[e.format])
+    .header('Content-Disposition', `attachment; filename="${downloadName(e, index)}"`)
+    .header('Accept-Ranges', 'bytes')
+    .header('ETag', etag)
+    .header('Cache-Control', 'private, max-age=0')
+    .header('Repr-Digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`);
+  const ifRange = request.headers['if-range'];
+  const rangeHeader = ifRange === undefined || ifRange === etag ? request.headers.range : undefined;
+  const range = parseRange(rangeHeader, size);
+  if (range === 'unsatisfiable') {
+    throw new ApiError('range_not_satisfiable', `The requested range is not within the file (${size} bytes).`, 'Range', {
+      'Content-Range': `bytes */${size}`,
+    });
+  }
+  if (range) {
+    reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${size}`).header('Content-Length', range.end - range.start + 1);
+    return reply.send(createReadStream(path, { start: range.start, end: range.end }));
+  }
+  reply.header('Content-Length', size);
+  return reply.send(createReadStream(path));
+}
+
+/** download_url: the file itself for one part, a ZIP of the parts (streamed, ZIP64 when needed) otherwise. */
+export async function sendDownload(ctx: ServerContext, e: StoredExport, request: FastifyRequest, reply: FastifyReply) {
+  if (e.files.length === 1) return sendPart(ctx, e, 1, request, reply);
+  const dir = exportFolder(ctx.options, e.id);
+  for (const f of e.files) await sizeOf(join(dir, f.name));
+  const zip = new yazl.ZipFile();
+  const mtime = new Date(e.completed_at ?? e.created_at);
+  e.files.forEach((f, i) => zip.addFile(join(dir, f.name), downloadName(e, i + 1), { mtime, compress: true }));
+  zip.end();
+  reply
+    .header('Content-Type', 'application/zip')
+    .header('Content-Disposition', `attachment; filename="${zipName(e)}"`)
+    .header('Cache-Control', 'private, max-age=0');
+  return reply.send(zip.outputStream);
+}

@@ -1,0 +1,77 @@
+// Idempotency-Key for POST /exports (contract §2.6): per account, for 24 hours. The same key
+// with the same body replays the first response exactly and creates nothing; with another
+// body, or while the first request is still in flight, it is a 409.
+import { createHash } from 'node:crypto';
+import { ApiError } from '../core/errors.js';
+import type { ExportRepository } from '../store/exports.js';
+
+/** A reservation whose request never finished (the process died) is given up after this long. */
+const ABANDONED_MS = 60_000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+  /** True when this is the replay of an earlier request's response. */
+  replayed: boolean;
+}
+
+export function parseIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (Array.isArray(header) || !KEY_PATTERN.test(header)) {
+    throw new ApiError('invalid_parameter', 'Invalid Idempotency-Key: send one key of 1 to 255 visible ASCII characters.', 'Idempotency-Key');
+  }
+  return header;
+}
+
+/** A hash of what makes two requests "the same": the operation and the body, with key order ignored. */
+export function requestHash(operation: string, body: unknown): string {
+  return createHash('sha256').update(`${operation}\n${canonicalJson(body)}`).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Runs `perform` once per (account, key): a replay returns the stored response. Without a key
+ * it simply runs. A failure of `perform` frees the key, so the client may retry with it.
+ */
+export async function idempotent(
+  repo: ExportRepository,
+  accountId: string,
+  key: string | undefined,
+  hash: string,
+  perform: () => Promise<{ status: number; body: unknown }>,
+): Promise<StoredResponse> {
+  if (key === undefined) return { ...(await perform()), replayed: false };
+  let existing = await repo.reserveIdempotencyKey(accountId, key, hash, new Date());
+  if (existing && existing.response === null && Date.now() - Date.parse(existing.created_at) > ABANDONED_MS) {
+    await repo.releaseIdempotencyKey(accountId, key);
+    existing = await repo.reserveIdempotencyKey(accountId, key, hash, new Date());
+  }
+  if (existing) {
+    if (existing.request_hash !== hash) {
+      throw new ApiError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body.', 'Idempotency-Key');
+    }
+    if (existing.response === null || existing.status_code === null) {
+      throw new ApiError('idempotency_conflict', 'A request with this Idempotency-Key is still in progress; retry shortly.', 'Idempotency-Key', {
+        'Retry-After': '1',
+      });
+    }
+    return { status: existing.status_code, body: existing.response, replayed: true };
+  }
+  try {
+    const result = await perform();
+    await repo.completeIdempotencyKey(accountId, key, result.status, result.body);
+    return { ...result, replayed: false };
+  } catch (err) {
+    await repo.releaseIdempotencyKey(accountId, key).catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,139 @@
+// One run of one export: stream the matching companies from the store (bounded memory), encode
+// them, write them into parts, and settle the export as completed or failed with its event.
+// A run always starts from scratch: whatever an interrupted run left in the folder is removed.
+import { mkdir, rm } from 'node:fs/promises';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { newId } from '../core/ids.js';
+import { FILTERS_SCHEMA, normalizeFilters, type SearchFilters } from '../core/search-params.js';
+import { LIMITS } from '../core/values.js';
+import type { ServerContext } from '../server/context.js';
+import type { StoredExport } from '../store/exports.js';
+import { rowEncoder } from './encoders.js';
+import { exportFolder } from './files.js';
+import { PartWriter } from './part-writer.js';
+import { presentExport } from './present.js';
+
+export type RunOutcome = 'completed' | 'failed' | 'missing' | 'settled';
+
+export interface RunControl {
+  /** Aborted when the server stops: the run ends with RunInterrupted and leaves the export to the next start. */
+  signal: AbortSignal;
+  /** Called now and then while the run is working (the worker renews its lease). */
+  heartbeat(): Promise<void>;
+  /** Awaited after each batch of rows; tests slow a run down with it. */
+  afterBatch?: (rowsSoFar: number) => Promise<void>;
+}
+
+export class RunInterrupted extends Error {
+  constructor() {
+    super('The export run was interrupted by a shutdown.');
+    this.name = 'RunInterrupted';
+  }
+}
+
+const BATCH_ROWS = 2000;
+const HEARTBEAT_MS = 5000;
+const PROGRESS_MS = 1000;
+/** Give the HTTP server a turn at least this often. */
+const TURN_MS = 25;
+
+class InvalidStoredFilters extends Error {}
+
+export function exportFilters(stored: Record<string, unknown>): SearchFilters {
+  const parsed = FILTERS_SCHEMA.safeParse(stored);
+  if (!parsed.success) throw new InvalidStoredFilters(parsed.error.issues[0]?.message ?? 'invalid filters');
+  return normalizeFilters(parsed.data, { excludeAdvertisingBlocked: true });
+}
+
+export async function runExport(ctx: ServerContext, exportId: string, control: RunControl): Promise<RunOutcome> {
+  const { store, options } = ctx;
+  const found = await store.exports.getById(exportId);
+  if (!found) return 'missing';
+  if (found.status === 'completed' || found.status === 'failed') return 'settled';
+  const e: StoredExport = { ...found, status: 'running', row_count: 0, files: [], error: null };
+  await store.exports.update(exportId, { status: 'running', row_count: 0, files: [], error: null });
+
+  const dir = exportFolder(options, exportId);
+  let writer: PartWriter | null = null;
+  try {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const filters = exportFilters(e.filters);
+    const encoder = rowEncoder(e.format, { fields: e.fields, distance: filters.near !== undefined });
+    writer = new PartWriter({
+      dir,
+      partRows: options.exportPartRows ?? LIMITS.exportPartRows,
+      preamble: encoder.preamble,
+      extension: encoder.extension,
+    });
+    let rows = 0;
+    let lastTurn = Date.now();
+    let lastBeat = lastTurn;
+    let lastProgress = lastTurn;
+    for await (const company of store.companies.stream(filters, { batchSize: BATCH_ROWS })) {
+      const pending = writer.write(encoder.encode(company));
+      if (pending) await pending;
+      rows++;
+      if (rows % BATCH_ROWS !== 0) continue;
+      if (control.signal.aborted) throw new RunInterrupted();
+      if (control.afterBatch) await control.afterBatch(rows);
+      const now = Date.now();
+      if (now - lastBeat >= HEARTBEAT_MS) {
+        lastBeat = now;
+        await control.heartbeat();
+      }
+      if (now - lastProgress >= PROGRESS_MS) {
+        lastProgress = now;
+        await store.exports.update(exportId, { row_count: rows });
+      }
+      if (now - lastTurn >= TURN_MS) {
+        await yieldToLoop();
+        lastTurn = Date.now();
+      }
+    }
+    if (control.signal.aborted) throw new RunInterrupted();
+    const parts = await writer.finish();
+    const completedAt = new Date();
+    const settled: StoredExport = {
+      ...e,
+      status: 'completed',
+      row_count: rows,
+      files: parts,
+      completed_at: completedAt.toISOString(),
+      expires_at: new Date(completedAt.getTime() + LIMITS.downloadTtlSeconds * 1000).toISOString(),
+    };
+    const view = presentExport(ctx, settled);
+    const ok = await store.exports.settle(
+      exportId,
+      { status: 'completed', row_count: rows, files: parts, completed_at: settled.completed_at, expires_at: settled.expires_at, error: null },
+      {
+        id: newId('evt'),
+        type: 'export.completed',
+        created_at: completedAt.toISOString(),
+        data: { export_id: exportId, row_count: rows, download_url: view.download_url, expires_at: settled.expires_at },
+      },
+    );
+    return ok ? 'completed' : 'settled';
+  } catch (err) {
+    await writer?.abort().catch(() => undefined);
+    if (err instanceof RunInterrupted) throw err;
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    const error = describeFailure(err);
+    const ok = await store.exports.settle(
+      exportId,
+      { status: 'failed', files: [], completed_at: new Date().toISOString(), error },
+      { id: newId('evt'), type: 'export.failed', created_at: new Date().toISOString(), data: { export_id: exportId, error } },
+    );
+    return ok ? 'failed' : 'settled';
+  }
+}
+
+/** What the export record says about a failure: enough to act on, no internals. */
+function describeFailure(err: unknown): { code: string; message: string } {
+  if (err instanceof InvalidStoredFilters) return { code: 'invalid_filters', message: `The export's filters are no longer valid: ${err.message}.` };
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+    return { code: 'storage_error', message: `The export files could not be written (${code}).` };
+  }
+  return { code: 'internal_error', message: 'The export failed on our side. Create it again; if it persists, contact support with the export id.' };
+}

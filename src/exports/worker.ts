@@ -1,0 +1,92 @@
+// The export worker: claims `export.run` jobs from the durable queue, one at a time, and runs
+// them. Its lease is renewed while a run works; a graceful stop hands the job back at once, and
+// a crash leaves the lease to lapse, so either way the next start finishes the export.
+import type { ServerContext } from '../server/context.js';
+import type { RunningWorker } from '../server/workers.js';
+import type { Job } from '../store/store.js';
+import { runExport, RunInterrupted, type RunControl } from './run-export.js';
+
+export const EXPORT_JOB = 'export.run';
+
+/** How long a claimed run stays ours without a heartbeat (the run beats every 5 s). */
+const LEASE_MS = 30_000;
+const IDLE_POLL_MS = 1000;
+/** A job whose export row is not there yet (created just after the job) is tried again this many times. */
+const MISSING_RETRIES = 5;
+
+export interface ExportWorkerOptions {
+  /** Awaited after each batch of rows (tests use it to catch a run in the middle). */
+  afterBatch?: RunControl['afterBatch'];
+  pollMs?: number;
+}
+
+/** Wakes the worker of this server at once when an export is queued, instead of at its next poll. */
+const wakers = new WeakMap<object, () => void>();
+
+export function wakeExportWorker(ctx: ServerContext): void {
+  wakers.get(ctx.store)?.();
+}
+
+export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions = {}): RunningWorker {
+  const { store } = ctx;
+  const stopping = new AbortController();
+  let wake: (() => void) | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  wakers.set(store, () => wake?.());
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = () => {
+        if (timer) clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+      timer = setTimeout(() => wake?.(), ms);
+    });
+
+  async function handle(job: Job): Promise<void> {
+    const exportId = String(job.payload.export_id);
+    const control: RunControl = {
+      signal: stopping.signal,
+      heartbeat: () => store.jobs.extend(job.id, LEASE_MS),
+      afterBatch: opts.afterBatch,
+    };
+    try {
+      const outcome = await runExport(ctx, exportId, control);
+      if (outcome === 'missing' && job.attempts < MISSING_RETRIES) {
+        await store.jobs.retry(job.id, new Date(Date.now() + 1000), 'export row not found yet');
+        return;
+      }
+      await store.jobs.complete(job.id);
+    } catch (err) {
+      if (err instanceof RunInterrupted) {
+        // Hand the job back now, so the next start need not wait for the lease to lapse.
+        await store.jobs.retry(job.id, new Date(), 'interrupted by shutdown').catch(() => undefined);
+        return;
+      }
+      await store.jobs.retry(job.id, new Date(Date.now() + 5000), String(err)).catch(() => undefined);
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      let job: Job | null = null;
+      try {
+        job = await store.jobs.claim([EXPORT_JOB], LEASE_MS);
+      } catch {
+        job = null;
+      }
+      if (job) await handle(job);
+      else if (!stopping.signal.aborted) await sleep(opts.pollMs ?? IDLE_POLL_MS);
+    }
+  })();
+
+  return {
+    async stop() {
+      stopping.abort();
+      wake?.();
+      await loop;
+      if (wakers.get(store)) wakers.delete(store);
+    },
+  };
+}
