@@ -21,6 +21,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'company', summary: 'Show one company', load: async () => (await import('./company.js')).buildCompanyCommand },
   { name: 'login', summary: 'Save a base URL and API key in a profile', load: async () => (await import('./login.js')).buildLoginCommand },
   { name: 'config', summary: 'Read and change profiles', load: async () => (await import('./config.js')).buildConfigCommand },
+  { name: 'serve', summary: 'Run the Company Data Service (also: bolag --serve)', load: async () => (await import('./serve.js')).buildServeCommand },
+  { name: 'db', summary: 'Seed, import into and inspect the register', load: async () => (await import('./db.js')).buildDbCommand },
+  { name: 'admin', summary: 'Operator tasks: API keys', load: async () => (await import('./admin.js')).buildAdminCommand },
   { name: 'completion', summary: 'Print the shell completion script', load: async () => (await import('./completion.js')).buildCompletionCommand },
 ];
 

@@ -1,0 +1,62 @@
+// `bolag admin keys create|list|revoke`: API keys, directly on the database (an operator's tool).
+import { Command, Option } from 'commander';
+import { PLANS, SCOPES, type Plan, type Scope } from '../../core/values.js';
+import type { Factory } from '../factory.js';
+import { UsageError } from '../errors/index.js';
+
+export interface AdminKeysCreateOptions {
+  factory: Factory;
+  dbPath?: string;
+  scopes: Scope[];
+  plan: Plan;
+  account: string;
+}
+
+function parseScopes(value: string): Scope[] {
+  const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (scopes.length === 1 && scopes[0] === 'all') return [...SCOPES];
+  for (const s of scopes) {
+    if (!(SCOPES as readonly string[]).includes(s)) {
+      throw new UsageError(`Invalid --scopes: unknown scope "${s}"; expected ${SCOPES.join(', ')} or all.`, { flag: '--scopes' });
+    }
+  }
+  if (scopes.length === 0) throw new UsageError('Invalid --scopes: give at least one scope.', { flag: '--scopes' });
+  return scopes as Scope[];
+}
+
+export function buildAdminCommand(f: Factory): Command {
+  const admin = new Command('admin').summary('Operator tasks: API keys').description('Operator tasks on the service database (--db or the local register).');
+  const keys = admin.command('keys').summary('Create, list and revoke API keys');
+  const dbPath = () => f.globals().db;
+
+  keys
+    .command('create')
+    .summary('Create an API key (printed once, on stdout)')
+    .addOption(new Option('--scopes <scopes>', `Comma-separated: ${SCOPES.join(', ')}, or all`).makeOptionMandatory().argParser(parseScopes))
+    .addOption(new Option('--plan <plan>', 'Plan of a new account').choices([...PLANS]).default('free'))
+    .option('--account <name>', 'Account name (created when new)', 'default')
+    .addHelpText('after', '\nExamples:\n  $ bolag admin keys create --scopes companies:read\n  $ bolag admin keys create --scopes all --plan pro --account acme')
+    .action(async (raw: { scopes: Scope[]; plan: Plan; account: string }) => {
+      const { adminKeysCreateRun } = await import('./admin/keys.js');
+      return adminKeysCreateRun({ factory: f, dbPath: dbPath(), scopes: raw.scopes, plan: raw.plan, account: raw.account });
+    });
+
+  keys
+    .command('list')
+    .summary('List keys (prefixes only; keys are stored hashed)')
+    .option('--account <name>', 'Only this account')
+    .action(async (raw: { account?: string }) => {
+      const { adminKeysListRun } = await import('./admin/keys.js');
+      return adminKeysListRun({ factory: f, dbPath: dbPath(), account: raw.account });
+    });
+
+  keys
+    .command('revoke')
+    .summary('Revoke a key by its id, prefix or the key itself')
+    .argument('<key>', 'Key id (key_…), prefix (bk_…) or the whole key')
+    .action(async (key: string) => {
+      const { adminKeysRevokeRun } = await import('./admin/keys.js');
+      return adminKeysRevokeRun({ factory: f, dbPath: dbPath(), key });
+    });
+  return admin;
+}

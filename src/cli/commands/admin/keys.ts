@@ -1,0 +1,49 @@
+import { registerDbPath } from '../../../local/paths.js';
+import { hashKey, issueKey } from '../../../server/api-keys.js';
+import { openStore } from '../../../store/open-store.js';
+import type { Store } from '../../../store/store.js';
+import { NotFoundError } from '../../errors/index.js';
+import type { Factory } from '../../factory.js';
+import type { AdminKeysCreateOptions } from '../admin.js';
+
+async function open(factory: Factory, dbPath?: string): Promise<Store> {
+  const store = await openStore({ dbPath: dbPath ?? registerDbPath(factory.env) });
+  factory.defer(() => store.close());
+  return store;
+}
+
+export async function adminKeysCreateRun(opts: AdminKeysCreateOptions): Promise<void> {
+  const store = await open(opts.factory, opts.dbPath);
+  const { key, record, account } = await issueKey(store, { account: opts.account, plan: opts.plan, scopes: opts.scopes });
+  opts.factory.notice(`Created key ${record.id} for account "${account.name}" (plan ${account.plan}; scopes ${record.scopes.join(', ')}). It is shown only now:`);
+  opts.factory.io.stdout.write(`${key}\n`);
+}
+
+export async function adminKeysListRun(opts: { factory: Factory; dbPath?: string; account?: string }): Promise<void> {
+  const store = await open(opts.factory, opts.dbPath);
+  let accountId: string | undefined;
+  if (opts.account) {
+    const account = await store.accounts.findAccountByName(opts.account);
+    if (!account) throw notFound(`No account named "${opts.account}".`);
+    accountId = account.id;
+  }
+  for (const k of await store.accounts.listKeys(accountId)) {
+    opts.factory.io.stdout.write(`${JSON.stringify(k)}\n`);
+  }
+}
+
+export async function adminKeysRevokeRun(opts: { factory: Factory; dbPath?: string; key: string }): Promise<void> {
+  const store = await open(opts.factory, opts.dbPath);
+  let revoked = await store.accounts.revokeKey(opts.key);
+  if (!revoked && opts.key.startsWith('bk_')) {
+    const found = await store.accounts.findKeyByHash(hashKey(opts.key));
+    if (found) revoked = await store.accounts.revokeKey(found.id);
+  }
+  if (!revoked) throw notFound(`No active key matches "${opts.key}".`);
+  opts.factory.notice('Revoked.');
+}
+
+/** Not an HTTP error, but the same outcome and exit code as a 404. */
+function notFound(message: string): NotFoundError {
+  return new NotFoundError(message, { method: 'LOCAL', path: 'admin keys', status: 404, code: 'not_found' });
+}

@@ -1,0 +1,73 @@
+// `bolag serve` (also `bolag --serve`): the full backend (contract §3).
+import { Command, Option } from 'commander';
+import type { Factory } from '../factory.js';
+import { UsageError } from '../errors/index.js';
+
+export interface ServeOptions {
+  factory: Factory;
+  port: number;
+  host: string;
+  dbPath?: string;
+  databaseUrl?: string;
+  seedCount?: number;
+  publicUrl?: string;
+  allowInsecureWebhooks: boolean;
+  webhookRetrySchedule?: number[];
+  webhookDisableAfter?: number;
+  exportPartRows?: number;
+  rateLimit?: number;
+}
+
+const positiveInt = (flag: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`Invalid ${flag}: "${value}" is not a whole number.`, { flag });
+  return n;
+};
+
+export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Promise<void>): Command {
+  return new Command('serve')
+    .summary('Run the Company Data Service')
+    .description(
+      'Run the full backend: search, exports and webhooks over HTTP. Uses the embedded SQLite register by default ' +
+        '(created on first start, with a local account whose key is printed once and saved as the profile "local").',
+    )
+    .addOption(new Option('--port <port>', 'Port to listen on').default(8080).argParser(positiveInt('--port')))
+    .addOption(new Option('--host <host>', 'Address to listen on').default('127.0.0.1'))
+    .addOption(new Option('--database-url <url>', 'PostgreSQL connection URL (instead of --db)'))
+    .addOption(new Option('--seed-count <n>', 'Companies to generate when the register is empty').argParser(positiveInt('--seed-count')))
+    .addOption(new Option('--public-url <url>', 'Public base URL (…/api/public/v1) used in download links'))
+    .addOption(new Option('--allow-insecure-webhooks', 'Allow http and internal webhook URLs (local development only)'))
+    .addOption(new Option('--webhook-retry-schedule <seconds>', 'Comma-separated retry delays in seconds (default 60,300,1800,7200,21600,43200,86400)'))
+    .addOption(new Option('--webhook-disable-after <seconds>', 'Seconds a failing webhook has before it is disabled').argParser(positiveInt('--webhook-disable-after')))
+    .addOption(new Option('--export-part-rows <n>', 'Rows per export file part (default 100000)').argParser(positiveInt('--export-part-rows')))
+    .addOption(new Option('--rate-limit <n>', 'Requests per API key per minute; 0 turns the limit off').argParser(positiveInt('--rate-limit')))
+    .addHelpText('after', '\nExamples:\n  $ bolag serve\n  $ bolag serve --port 9000 --db ./register.db --seed-count 50000')
+    .action(async (raw: Record<string, unknown>) => {
+      const g = f.globals();
+      if (raw.databaseUrl && g.db) throw new UsageError('Give either --db or --database-url, not both.', { flag: '--database-url' });
+      let schedule: number[] | undefined;
+      if (typeof raw.webhookRetrySchedule === 'string') {
+        schedule = raw.webhookRetrySchedule.split(',').map((s) => Number(s.trim()));
+        if (schedule.length === 0 || schedule.some((n) => !Number.isFinite(n) || n < 0)) {
+          throw new UsageError('Invalid --webhook-retry-schedule: give seconds separated by commas, e.g. 60,300,1800.', { flag: '--webhook-retry-schedule' });
+        }
+      }
+      const opts: ServeOptions = {
+        factory: f,
+        port: raw.port as number,
+        host: raw.host as string,
+        dbPath: g.db,
+        databaseUrl: raw.databaseUrl as string | undefined,
+        seedCount: raw.seedCount as number | undefined,
+        publicUrl: raw.publicUrl as string | undefined,
+        allowInsecureWebhooks: Boolean(raw.allowInsecureWebhooks),
+        webhookRetrySchedule: schedule,
+        webhookDisableAfter: raw.webhookDisableAfter as number | undefined,
+        exportPartRows: raw.exportPartRows as number | undefined,
+        rateLimit: raw.rateLimit as number | undefined,
+      };
+      if (runF) return runF(opts);
+      const { serveRun } = await import('./serve/run.js');
+      return serveRun(opts);
+    });
+}
