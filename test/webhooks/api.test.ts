@@ -1,0 +1,140 @@
+// The endpoints of contract §2.7: shapes, secret handling, scope, plan and account isolation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, newKey, startTestServer, type TestServer } from './helpers.js';
+
+let s: TestServer;
+let keyA: string;
+let keyB: string;
+
+beforeAll(async () => {
+  s = await startTestServer({ allowInsecureWebhooks: true, workers: false, logger: false });
+  keyA = s.apiKey;
+  keyB = await newKey(s.store, 'other-account');
+});
+afterAll(async () => s.close());
+
+const body = { url: 'https://hooks.example.com/bolag', events: ['company.updated', 'export.completed'], filters: { county: ['01'] } };
+
+describe('webhook endpoints', () => {
+  it('creates with 201 and shows the secret only at creation', async () => {
+    const created = await call(s.url, keyA, 'POST', '/webhooks', body);
+    expect(created.status).toBe(201);
+    const w = created.body.data;
+    expect(w).toMatchObject({ url: body.url, events: body.events, filters: body.filters, status: 'active', failing_since: null });
+    expect(w.id).toMatch(/^whk_/);
+    expect(w.secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
+    expect(created.body.meta.request_id).toMatch(/^req_/);
+
+    const got = await call(s.url, keyA, 'GET', `/webhooks/${w.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body.data.secret).toBeUndefined();
+    expect(JSON.stringify(got.body)).not.toContain(w.secret);
+    const list = await call(s.url, keyA, 'GET', '/webhooks');
+    expect(list.body.data.map((x: { id: string }) => x.id)).toContain(w.id);
+    expect(JSON.stringify(list.body)).not.toContain(w.secret);
+  });
+
+  it('updates url, events and filters, and deletes', async () => {
+    const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
+    const patched = await call(s.url, keyA, 'PATCH', `/webhooks/${w.id}`, {
+      url: 'https://hooks.example.com/v2',
+      events: ['company.created'],
+      filters: { status: ['aktiv'] },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ url: 'https://hooks.example.com/v2', events: ['company.created'], filters: { status: ['aktiv'] } });
+    expect(patched.body.data.secret).toBeUndefined();
+    expect((await call(s.url, keyA, 'GET', `/webhooks/${w.id}`)).body.data.url).toBe('https://hooks.example.com/v2');
+    const del = await call(s.url, keyA, 'DELETE', `/webhooks/${w.id}`);
+    expect(del.status).toBe(200);
+    expect(del.body.data).toEqual({ id: w.id, deleted: true });
+    expect((await call(s.url, keyA, 'GET', `/webhooks/${w.id}`)).status).toBe(404);
+  });
+
+  it('rotates the secret: a new one, shown once, with the overlap end', async () => {
+    const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
+    const rotated = await call(s.url, keyA, 'POST', `/webhooks/${w.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.secret).toMatch(/^whsec_/);
+    expect(rotated.body.data.secret).not.toBe(w.secret);
+    const overlapHours = (Date.parse(rotated.body.data.previous_secret_expires_at) - Date.now()) / 3_600_000;
+    expect(overlapHours).toBeGreaterThan(23.9);
+    expect(overlapHours).toBeLessThanOrEqual(24);
+    const got = await call(s.url, keyA, 'GET', `/webhooks/${w.id}`);
+    expect(JSON.stringify(got.body)).not.toContain(rotated.body.data.secret);
+    expect(JSON.stringify(got.body)).not.toContain(w.secret);
+  });
+
+  it('queues a test delivery with 202', async () => {
+    const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
+    const t = await call(s.url, keyA, 'POST', `/webhooks/${w.id}/test`);
+    expect(t.status).toBe(202);
+    expect(t.body.data).toMatchObject({ webhook_id: w.id, type: 'webhook.test' });
+    expect(t.body.data.event_id).toMatch(/^evt_/);
+  });
+
+  it('validates the body', async () => {
+    const bad = [
+      { ...body, events: [] },
+      { ...body, events: ['company.deleted'] },
+      { ...body, filters: { county: ['Atlantis'] } },
+      { ...body, filters: { revenue_min: ['1'] } },
+      { ...body, filters: { county: '01' } },
+      { ...body, extra: true },
+      { events: body.events },
+      { ...body, url: 'not a url' },
+    ];
+    for (const b of bad) {
+      const r = await call(s.url, keyA, 'POST', '/webhooks', b);
+      expect(r.status, JSON.stringify(b)).toBe(400);
+      expect(r.body.error.code).toBe('invalid_body');
+    }
+    const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
+    expect((await call(s.url, keyA, 'PATCH', `/webhooks/${w.id}`, { secret: 'whsec_mine' })).status).toBe(400);
+    expect((await call(s.url, keyA, 'PATCH', `/webhooks/${w.id}`, { status: 'disabled' })).status).toBe(400);
+    expect((await call(s.url, keyA, 'GET', `/webhooks/${w.id}/deliveries?limit=0`)).status).toBe(400);
+    expect((await call(s.url, keyA, 'GET', `/webhooks/${w.id}/deliveries?cursor=abc.def`)).status).toBe(400);
+  });
+
+  it('needs the scope, the plan and a key', async () => {
+    const noScope = await newKey(s.store, 'reader', 'pro', ['companies:read']);
+    const free = await newKey(s.store, 'free-account', 'free', ['webhooks:manage']);
+    const a = await call(s.url, noScope, 'POST', '/webhooks', body);
+    expect([a.status, a.body.error.code]).toEqual([403, 'insufficient_scope']);
+    const b = await call(s.url, free, 'POST', '/webhooks', body);
+    expect([b.status, b.body.error.code]).toEqual([403, 'plan_required']);
+    expect((await call(s.url, free, 'GET', '/webhooks')).status).toBe(403);
+    expect((await call(s.url, 'bk_nope', 'GET', '/webhooks')).status).toBe(401);
+  });
+
+  it("never shows another account's webhook", async () => {
+    const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
+    const list = await call(s.url, keyB, 'GET', '/webhooks');
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((x: { id: string }) => x.id)).not.toContain(w.id);
+    for (const [method, path, b] of [
+      ['GET', `/webhooks/${w.id}`],
+      ['PATCH', `/webhooks/${w.id}`, { url: 'https://evil.example.com/' }],
+      ['DELETE', `/webhooks/${w.id}`],
+      ['POST', `/webhooks/${w.id}/rotate-secret`],
+      ['POST', `/webhooks/${w.id}/test`],
+      ['GET', `/webhooks/${w.id}/deliveries`],
+    ] as const) {
+      const r = await call(s.url, keyB, method, path, b);
+      expect(r.status, `${method} ${path}`).toBe(404);
+      expect(r.body.error.code).toBe('not_found');
+    }
+    const still = await call(s.url, keyA, 'GET', `/webhooks/${w.id}`);
+    expect(still.body.data.url).toBe(body.url);
+  });
+
+  it('describes the endpoints in the OpenAPI document', async () => {
+    const doc = await call(s.url, keyA, 'GET', '/openapi.json');
+    expect(doc.status).toBe(200);
+    const paths = doc.body.paths ?? doc.body.data?.paths;
+    for (const p of ['/webhooks', '/webhooks/{id}', '/webhooks/{id}/rotate-secret', '/webhooks/{id}/test', '/webhooks/{id}/deliveries']) {
+      expect(paths[p], p).toBeDefined();
+    }
+    expect(paths['/webhooks'].post.operationId).toBe('createWebhook');
+  });
+});
