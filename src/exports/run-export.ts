@@ -22,6 +22,8 @@ export interface RunControl {
   heartbeat(): Promise<void>;
   /** Awaited after each batch of rows; tests slow a run down with it. */
   afterBatch?: (rowsSoFar: number) => Promise<void>;
+  /** Rows read from the store at a time (default 2000). */
+  batchRows?: number;
 }
 
 export class RunInterrupted extends Error {
@@ -31,7 +33,7 @@ export class RunInterrupted extends Error {
   }
 }
 
-const BATCH_ROWS = 2000;
+const DEFAULT_BATCH_ROWS = 2000;
 const HEARTBEAT_MS = 5000;
 const PROGRESS_MS = 1000;
 /** Give the HTTP server a turn at least this often. */
@@ -66,15 +68,16 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
       preamble: encoder.preamble,
       extension: encoder.extension,
     });
+    const batchRows = control.batchRows ?? DEFAULT_BATCH_ROWS;
     let rows = 0;
     let lastTurn = Date.now();
     let lastBeat = lastTurn;
     let lastProgress = lastTurn;
-    for await (const company of store.companies.stream(filters, { batchSize: BATCH_ROWS })) {
+    for await (const company of store.companies.stream(filters, { batchSize: batchRows })) {
       const pending = writer.write(encoder.encode(company));
       if (pending) await pending;
       rows++;
-      if (rows % BATCH_ROWS !== 0) continue;
+      if (rows % batchRows !== 0) continue;
       if (control.signal.aborted) throw new RunInterrupted();
       if (control.afterBatch) await control.afterBatch(rows);
       const now = Date.now();

@@ -17,6 +17,7 @@ const MISSING_RETRIES = 5;
 export interface ExportWorkerOptions {
   /** Awaited after each batch of rows (tests use it to catch a run in the middle). */
   afterBatch?: RunControl['afterBatch'];
+  batchRows?: number;
   pollMs?: number;
 }
 
@@ -50,6 +51,7 @@ export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions
       signal: stopping.signal,
       heartbeat: () => store.jobs.extend(job.id, LEASE_MS),
       afterBatch: opts.afterBatch,
+      batchRows: opts.batchRows,
     };
     try {
       const outcome = await runExport(ctx, exportId, control);

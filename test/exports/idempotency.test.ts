@@ -1,0 +1,108 @@
+// Idempotency-Key on POST /exports (contract §2.6): replay, conflict, and a race on one key.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/core/errors.js';
+import { idempotent, requestHash } from '../../src/exports/idempotency.js';
+import { api, startTestServer, type TestServer } from './helpers.js';
+
+let t: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  key = await t.keyFor('idem', ['exports:create', 'exports:read']);
+}, 60_000);
+afterAll(async () => t?.cleanup());
+
+async function exportIds(k: string): Promise<string[]> {
+  const r = await api(t, k, 'GET', '/exports?limit=100');
+  return r.body.data.map((e: { id: string }) => e.id);
+}
+
+describe('Idempotency-Key', () => {
+  it('replays the identical response for the same key and body, creating nothing', async () => {
+    const body = { format: 'csv', filters: { county: '14', f_skatt: true } };
+    const first = await api(t, key, 'POST', '/exports', body, { 'idempotency-key': 'k-same' });
+    expect(first.status).toBe(202);
+    const before = await exportIds(key);
+    const again = await api(t, key, 'POST', '/exports', body, { 'idempotency-key': 'k-same' });
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    // Key order in the body does not make it another request.
+    const reordered = await api(t, key, 'POST', '/exports', { filters: { f_skatt: true, county: '14' }, format: 'csv' }, { 'idempotency-key': 'k-same' });
+    expect(reordered.body).toEqual(first.body);
+    expect(await exportIds(key)).toEqual(before);
+  });
+
+  it('answers 409 for the same key with another body', async () => {
+    await api(t, key, 'POST', '/exports', { format: 'csv' }, { 'idempotency-key': 'k-diff' });
+    const r = await api(t, key, 'POST', '/exports', { format: 'jsonl' }, { 'idempotency-key': 'k-diff' });
+    expect(r.status).toBe(409);
+    expect(r.body.error).toMatchObject({ code: 'idempotency_conflict', param: 'Idempotency-Key' });
+  });
+
+  it('keeps keys per account', async () => {
+    const otherKey = await t.keyFor('idem-2', ['exports:create', 'exports:read']);
+    const a = await api(t, key, 'POST', '/exports', { format: 'csv' }, { 'idempotency-key': 'k-shared' });
+    const b = await api(t, otherKey, 'POST', '/exports', { format: 'csv' }, { 'idempotency-key': 'k-shared' });
+    expect(b.status).toBe(202);
+    expect(b.body.data.id).not.toBe(a.body.data.id);
+  });
+
+  it('creates one export when many requests with one key arrive at the same moment', async () => {
+    const racer = await t.keyFor('idem-race', ['exports:create', 'exports:read']);
+    const body = { format: 'jsonl', filters: { county: '01' } };
+    const replies = await Promise.all(Array.from({ length: 12 }, () => api(t, racer, 'POST', '/exports', body, { 'idempotency-key': 'k-race' })));
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.every((s) => s === 202 || s === 409)).toBe(true);
+    const accepted = replies.filter((r) => r.status === 202);
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(accepted.map((r) => r.body.data.id)).size).toBe(1);
+    for (const r of replies.filter((r) => r.status === 409)) expect(r.body.error.code).toBe('idempotency_conflict');
+    expect(await exportIds(racer)).toEqual([accepted[0].body.data.id]);
+    // Once settled, the key replays.
+    const later = await api(t, racer, 'POST', '/exports', body, { 'idempotency-key': 'k-race' });
+    expect(later.status).toBe(202);
+    expect(later.body).toEqual(accepted[0].body);
+  });
+
+  it('with different bodies racing on one key, one wins and the rest conflict', async () => {
+    const racer = await t.keyFor('idem-race-2', ['exports:create', 'exports:read']);
+    const replies = await Promise.all(
+      ['01', '03', '04', '05'].map((county) => api(t, racer, 'POST', '/exports', { filters: { county } }, { 'idempotency-key': 'k-race-2' })),
+    );
+    expect(replies.filter((r) => r.status === 202)).toHaveLength(1);
+    expect(replies.filter((r) => r.status === 409)).toHaveLength(3);
+    expect(await exportIds(racer)).toHaveLength(1);
+  });
+
+  it('rejects a malformed key and leaves invalid requests unrecorded', async () => {
+    const long = await api(t, key, 'POST', '/exports', { format: 'csv' }, { 'idempotency-key': 'x'.repeat(256) });
+    expect(long.status).toBe(400);
+    const bad = await api(t, key, 'POST', '/exports', { format: 'xml' }, { 'idempotency-key': 'k-invalid' });
+    expect(bad.status).toBe(400);
+    const good = await api(t, key, 'POST', '/exports', { format: 'csv' }, { 'idempotency-key': 'k-invalid' });
+    expect(good.status).toBe(202);
+  });
+
+  it('answers 409 while the first request with the key is still in flight, and frees the key when it fails', async () => {
+    const repo = t.store().exports;
+    const hash = requestHash('POST /exports', { format: 'csv' });
+    let release!: () => void;
+    const slow = idempotent(repo, 'acct_inflight', 'k-slow', hash, () => new Promise((resolve) => (release = () => resolve({ status: 202, body: { data: { id: 'exp_x' } } }))));
+    const second = await idempotent(repo, 'acct_inflight', 'k-slow', hash, async () => ({ status: 202, body: {} })).catch((e) => e);
+    expect(second).toBeInstanceOf(ApiError);
+    expect(second.code).toBe('idempotency_conflict');
+    expect(second.headers['Retry-After']).toBe('1');
+    release();
+    expect((await slow).body).toEqual({ data: { id: 'exp_x' } });
+    expect((await idempotent(repo, 'acct_inflight', 'k-slow', hash, async () => ({ status: 500, body: {} }))).replayed).toBe(true);
+
+    const failing = idempotent(repo, 'acct_inflight', 'k-fail', hash, async () => {
+      throw new Error('boom');
+    });
+    await expect(failing).rejects.toThrow('boom');
+    const retried = await idempotent(repo, 'acct_inflight', 'k-fail', hash, async () => ({ status: 202, body: { ok: true } }));
+    expect(retried).toEqual({ status: 202, body: { ok: true }, replayed: false });
+  });
+});

@@ -1,0 +1,124 @@
+// Signed links: no API key, 24 h expiry (410), tampering (403), byte ranges (206/416).
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Signer } from '../../src/server/signer.js';
+import { signedLink } from '../../src/exports/links.js';
+import { api, download, startTestServer, waitForExport, type TestServer } from './helpers.js';
+
+let t: TestServer;
+let single: any;
+let multi: any;
+
+beforeAll(async () => {
+  t = await startTestServer({ exportPartRows: 500 });
+  const a = await api(t, t.key, 'POST', '/exports', { format: 'csv', filters: { county: '14' } });
+  const b = await api(t, t.key, 'POST', '/exports', { format: 'jsonl', filters: { status: 'all' } });
+  single = await waitForExport(t, t.key, a.body.data.id);
+  multi = await waitForExport(t, t.key, b.body.data.id);
+}, 60_000);
+afterAll(async () => t?.cleanup());
+
+async function errorOf(url: string) {
+  const res = await fetch(url);
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('signed links', () => {
+  it('work without an API key and are stable across reads', async () => {
+    expect(single.files).toHaveLength(1);
+    const again = (await api(t, t.key, 'GET', `/exports/${single.id}`)).body.data;
+    expect(again.download_url).toBe(single.download_url);
+    const r = await download(single.files[0].url);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('accept-ranges')).toBe('bytes');
+    expect(r.headers.get('etag')).toBe(`"${single.files[0].sha256}"`);
+  });
+
+  it('are refused with 403 when any part of them is changed', async () => {
+    const url = new URL(multi.files[0].url);
+    const variants: string[] = [];
+    const later = new URL(url);
+    later.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
+    variants.push(later.toString());
+    const badSig = new URL(url);
+    const sig = url.searchParams.get('signature')!;
+    badSig.searchParams.set('signature', (sig[0] === 'A' ? 'B' : 'A') + sig.slice(1));
+    variants.push(badSig.toString());
+    variants.push(url.toString().replace('/files/1?', '/files/2?')); // another part
+    variants.push(url.toString().replace(multi.id, single.id)); // another export
+    variants.push(multi.download_url.replace('/download?', '/files/1?')); // the ZIP's signature on a part
+    const bare = new URL(url);
+    bare.search = '';
+    variants.push(bare.toString());
+    for (const v of variants) {
+      const r = await errorOf(v);
+      expect(r.status, v).toBe(403);
+      expect(r.body.error.code).toBe('forbidden');
+      expect(r.body.meta.request_id).toBeTruthy();
+    }
+  });
+
+  it('expire 24 hours after completion with 410', async () => {
+    // A link signed with the server's key whose expiry has passed.
+    const key = await t.store().getOrCreateSetting('signing_key', () => 'unused');
+    const past = Math.floor(Date.now() / 1000) - 1;
+    const r = await errorOf(signedLink(new Signer(key), t.url, single.id, 1, past));
+    expect(r.status).toBe(410);
+    expect(r.body.error.code).toBe('link_expired');
+
+    // And the links the API hands out for an export completed 25 hours ago.
+    const completed = new Date(Date.now() - 25 * 3600 * 1000);
+    const expires = new Date(completed.getTime() + 24 * 3600 * 1000);
+    await t.store().exports.update(multi.id, { completed_at: completed.toISOString(), expires_at: expires.toISOString() });
+    const old = (await api(t, t.key, 'GET', `/exports/${multi.id}`)).body.data;
+    expect(old.expires_at).toBe(expires.toISOString());
+    for (const url of [old.download_url, old.files[0].url]) {
+      const e = await errorOf(url);
+      expect(e.status).toBe(410);
+      expect(e.body.error.code).toBe('link_expired');
+    }
+  });
+});
+
+describe('byte ranges', () => {
+  it('serve 206 with Content-Range for bytes=a-b, a- and -n', async () => {
+    const f = single.files[0];
+    const whole = (await download(f.url)).bytes;
+    for (const [range, start, end] of [
+      ['bytes=0-9', 0, 9],
+      ['bytes=100-', 100, f.bytes - 1],
+      ['bytes=-25', f.bytes - 25, f.bytes - 1],
+      [`bytes=10-${f.bytes + 1000}`, 10, f.bytes - 1],
+    ] as const) {
+      const r = await download(f.url, { range });
+      expect(r.status, range).toBe(206);
+      expect(r.headers.get('content-range')).toBe(`bytes ${start}-${end}/${f.bytes}`);
+      expect(Number(r.headers.get('content-length'))).toBe(end - start + 1);
+      expect(r.bytes.equals(whole.subarray(start, end + 1))).toBe(true);
+    }
+  });
+
+  it('answer 416 when the range starts past the end', async () => {
+    const f = single.files[0];
+    const res = await fetch(f.url, { headers: { range: `bytes=${f.bytes}-` } });
+    expect(res.status).toBe(416);
+    expect(res.headers.get('content-range')).toBe(`bytes */${f.bytes}`);
+    expect(((await res.json()) as any).error.code).toBe('range_not_satisfiable');
+  });
+
+  it('serve the whole file for several ranges or a stale If-Range', async () => {
+    const f = single.files[0];
+    expect((await download(f.url, { range: 'bytes=0-1,5-6' })).status).toBe(200);
+    expect((await download(f.url, { range: 'bytes=0-1', 'if-range': '"stale"' })).status).toBe(200);
+    expect((await download(f.url, { range: 'bytes=0-1', 'if-range': `"${f.sha256}"` })).status).toBe(206);
+  });
+
+  it('resume a part: the pieces put together are the file', async () => {
+    const f = multi.files[0];
+    const head = await download(f.url, { range: 'bytes=0-999' });
+    const tail = await download(f.url, { range: 'bytes=1000-' });
+    const whole = Buffer.concat([head.bytes, tail.bytes]);
+    expect(whole.length).toBe(f.bytes);
+    expect(createHash('sha256').update(whole).digest('hex')).toBe(f.sha256);
+  });
+});
