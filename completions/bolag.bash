@@ -4,8 +4,11 @@
 
 _bolag_commands() {
   case "$1" in
-    '') echo 'search company login config completion' ;;
+    '') echo 'search company login config serve db admin completion' ;;
     'config') echo 'get set unset list' ;;
+    'db') echo 'seed import stats' ;;
+    'admin') echo 'keys' ;;
+    'admin keys') echo 'create list revoke' ;;
   esac
 }
 
@@ -20,6 +23,16 @@ _bolag_options() {
     'config set') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'config unset') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'config list') echo '--show-secrets --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'serve') echo '--port --host --database-url --seed-count --public-url --allow-insecure-webhooks --webhook-retry-schedule --webhook-disable-after --export-part-rows --rate-limit --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'db') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'db seed') echo '--count --seed --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'db import') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'db stats') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'admin') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'admin keys') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'admin keys create') echo '--scopes --plan --account --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'admin keys list') echo '--account --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'admin keys revoke') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'completion') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
   esac
 }
@@ -60,6 +73,21 @@ _bolag_takes_value() {
     'search|--format') return 0 ;;
     'company|--format') return 0 ;;
     'company|--expand') return 0 ;;
+    'serve|--port') return 0 ;;
+    'serve|--host') return 0 ;;
+    'serve|--database-url') return 0 ;;
+    'serve|--seed-count') return 0 ;;
+    'serve|--public-url') return 0 ;;
+    'serve|--webhook-retry-schedule') return 0 ;;
+    'serve|--webhook-disable-after') return 0 ;;
+    'serve|--export-part-rows') return 0 ;;
+    'serve|--rate-limit') return 0 ;;
+    'db seed|--count') return 0 ;;
+    'db seed|--seed') return 0 ;;
+    'admin keys create|--scopes') return 0 ;;
+    'admin keys create|--plan') return 0 ;;
+    'admin keys create|--account') return 0 ;;
+    'admin keys list|--account') return 0 ;;
   esac
   return 1
 }
@@ -79,6 +107,7 @@ _bolag_values() {
     'search|--format') printf '%s\n' 'table' 'csv' 'jsonl' 'json' ;;
     'company|--format') printf '%s\n' 'table' 'json' ;;
     'company|--expand') printf '%s\n' 'latest_financials' ;;
+    'admin keys create|--plan') printf '%s\n' 'free' 'pro' ;;
     *) return 1 ;;
   esac
 }
@@ -94,7 +123,7 @@ _bolag_args() {
 }
 
 _bolag() {
-  local cur prev i w skip=0 path=""
+  local cur prev i w skip=0 cmdpath=""
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   # --opt=value: bash splits at "=", so the option is two words back.
@@ -105,14 +134,14 @@ _bolag() {
     if ((skip)); then skip=0; continue; fi
     case "$w" in
       =) ;;
-      -*) _bolag_takes_value "$path" "$w" && skip=1 ;;
-      *) if [[ " $(_bolag_commands "$path") " == *" $w "* ]]; then path="${path:+$path }$w"; fi ;;
+      -*) _bolag_takes_value "$cmdpath" "$w" && skip=1 ;;
+      *) if [[ " $(_bolag_commands "$cmdpath") " == *" $w "* ]]; then cmdpath="${cmdpath:+$cmdpath }$w"; fi ;;
     esac
   done
   local IFS=$'\n' values j
   COMPREPLY=()
-  if [[ "$prev" == -* ]] && _bolag_takes_value "$path" "$prev"; then
-    if values="$(_bolag_values "$path" "$prev")"; then
+  if [[ "$prev" == -* ]] && _bolag_takes_value "$cmdpath" "$prev"; then
+    if values="$(_bolag_values "$cmdpath" "$prev")"; then
       COMPREPLY=($(compgen -W "$values" -- "$cur"))
       for j in "${!COMPREPLY[@]}"; do COMPREPLY[j]="${COMPREPLY[j]// /\\ }"; done
     else
@@ -122,15 +151,15 @@ _bolag() {
   fi
   if [[ "$cur" == -* ]]; then
     IFS=$' \t\n'
-    COMPREPLY=($(compgen -W "$(_bolag_options "$path")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_bolag_options "$cmdpath")" -- "$cur"))
     return 0
   fi
   local subs
-  subs="$(_bolag_commands "$path")"
+  subs="$(_bolag_commands "$cmdpath")"
   if [[ -n "$subs" ]]; then
     IFS=$' \t\n'
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
-  elif values="$(_bolag_args "$path")"; then
+  elif values="$(_bolag_args "$cmdpath")"; then
     COMPREPLY=($(compgen -W "$values" -- "$cur"))
   fi
   return 0

@@ -5,15 +5,21 @@
 function __bolag_commands
     switch $argv[1]
         case ''
-            printf '%s\n' 'search' 'company' 'login' 'config' 'completion'
+            printf '%s\n' 'search' 'company' 'login' 'config' 'serve' 'db' 'admin' 'completion'
         case 'config'
             printf '%s\n' 'get' 'set' 'unset' 'list'
+        case 'db'
+            printf '%s\n' 'seed' 'import' 'stats'
+        case 'admin'
+            printf '%s\n' 'keys'
+        case 'admin keys'
+            printf '%s\n' 'create' 'list' 'revoke'
     end
 end
 
 function __bolag_takes_value
     set -l k "$argv[1]|$argv[2]"
-    for p in '*|--base-url' '*|--api-key' '*|--profile' '*|--db' 'search|--category' 'search|--sni' 'search|--county' 'search|--municipality' 'search|--city' 'search|--postal-code' 'search|--legal-form' 'search|--status' 'search|--website-status' 'search|--employees-class' 'search|--revenue-min' 'search|--revenue-max' 'search|--profit-min' 'search|--profit-max' 'search|--equity-ratio-min' 'search|--revenue-growth-min' 'search|--trend' 'search|--registered-from' 'search|--registered-to' 'search|--near' 'search|--radius-km' 'search|--sort' 'search|--limit' 'search|--cursor' 'search|--fields' 'search|--expand' 'search|--max' 'search|--format' 'company|--format' 'company|--expand'
+    for p in '*|--base-url' '*|--api-key' '*|--profile' '*|--db' 'search|--category' 'search|--sni' 'search|--county' 'search|--municipality' 'search|--city' 'search|--postal-code' 'search|--legal-form' 'search|--status' 'search|--website-status' 'search|--employees-class' 'search|--revenue-min' 'search|--revenue-max' 'search|--profit-min' 'search|--profit-max' 'search|--equity-ratio-min' 'search|--revenue-growth-min' 'search|--trend' 'search|--registered-from' 'search|--registered-to' 'search|--near' 'search|--radius-km' 'search|--sort' 'search|--limit' 'search|--cursor' 'search|--fields' 'search|--expand' 'search|--max' 'search|--format' 'company|--format' 'company|--expand' 'serve|--port' 'serve|--host' 'serve|--database-url' 'serve|--seed-count' 'serve|--public-url' 'serve|--webhook-retry-schedule' 'serve|--webhook-disable-after' 'serve|--export-part-rows' 'serve|--rate-limit' 'db seed|--count' 'db seed|--seed' 'admin keys create|--scopes' 'admin keys create|--plan' 'admin keys create|--account' 'admin keys list|--account'
         if string match -q -- $p $k
             return 0
         end
@@ -48,7 +54,8 @@ function __bolag_path
 end
 
 function __bolag_path_is
-    test (__bolag_path) = "$argv[1]"
+    set -l p (__bolag_path)
+    test "$p" = "$argv[1]"
 end
 
 complete -c bolag -f
@@ -56,6 +63,9 @@ complete -c bolag -n '__bolag_path_is \'\'' -a 'search' -d 'Search companies'
 complete -c bolag -n '__bolag_path_is \'\'' -a 'company' -d 'Show one company'
 complete -c bolag -n '__bolag_path_is \'\'' -a 'login' -d 'Save a base URL and API key in a profile'
 complete -c bolag -n '__bolag_path_is \'\'' -a 'config' -d 'Read and change profiles'
+complete -c bolag -n '__bolag_path_is \'\'' -a 'serve' -d 'Run the Company Data Service'
+complete -c bolag -n '__bolag_path_is \'\'' -a 'db' -d 'Seed, import into and inspect the register'
+complete -c bolag -n '__bolag_path_is \'\'' -a 'admin' -d 'Operator tasks: API keys'
 complete -c bolag -n '__bolag_path_is \'\'' -a 'completion' -d 'Print the shell completion script'
 complete -c bolag -l version -s V -d 'Print the version'
 complete -c bolag -l base-url -r -d 'Service base URL, ending in /api/public/v1 (env BOLAG_BASE_URL)'
@@ -129,5 +139,38 @@ complete -c bolag -n '__bolag_path_is \'config unset\'' -l help -s h -d 'Show he
 complete -c bolag -n '__bolag_path_is \'config unset\'' -a '\'base_url\' \'api_key\' \'default_profile\''
 complete -c bolag -n '__bolag_path_is \'config list\'' -l show-secrets -d 'Print API keys in full'
 complete -c bolag -n '__bolag_path_is \'config list\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l port -r -d 'Port to listen on'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l host -r -d 'Address to listen on'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l database-url -r -d 'PostgreSQL connection URL (instead of --db)'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l seed-count -r -d 'Companies to generate when the register is empty'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l public-url -r -d 'Public base URL (…/api/public/v1) used in download links'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l allow-insecure-webhooks -d 'Allow http and internal webhook URLs (local development only)'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l webhook-retry-schedule -r -d 'Comma-separated retry delays in seconds (default 60,300,1800,7200,21600,43200,86400)'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l webhook-disable-after -r -d 'Seconds a failing webhook has before it is disabled'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l export-part-rows -r -d 'Rows per export file part (default 100000)'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l rate-limit -r -d 'Requests per API key per minute; 0 turns the limit off'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'db\'' -a 'seed' -d 'Replace the register with a generated one'
+complete -c bolag -n '__bolag_path_is \'db\'' -a 'import' -d 'Upsert companies from a JSONL or CSV file'
+complete -c bolag -n '__bolag_path_is \'db\'' -a 'stats' -d 'Print counts of the register'
+complete -c bolag -n '__bolag_path_is \'db\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'db seed\'' -l count -r -d 'Number of companies (default 1200000, the size of the real register)'
+complete -c bolag -n '__bolag_path_is \'db seed\'' -l seed -r -d 'Seed of the generator (default "bolag")'
+complete -c bolag -n '__bolag_path_is \'db seed\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'db import\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'db stats\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'admin\'' -a 'keys' -d 'Create, list and revoke API keys'
+complete -c bolag -n '__bolag_path_is \'admin\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'admin keys\'' -a 'create' -d 'Create an API key (printed once, on stdout)'
+complete -c bolag -n '__bolag_path_is \'admin keys\'' -a 'list' -d 'List keys (prefixes only; keys are stored hashed)'
+complete -c bolag -n '__bolag_path_is \'admin keys\'' -a 'revoke' -d 'Revoke a key by its id, prefix or the key itself'
+complete -c bolag -n '__bolag_path_is \'admin keys\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'admin keys create\'' -l scopes -r -d 'Comma-separated: companies:read, exports:create, exports:read, webhooks:manage, or all'
+complete -c bolag -n '__bolag_path_is \'admin keys create\'' -l plan -x -a '\'free\' \'pro\'' -d 'Plan of a new account'
+complete -c bolag -n '__bolag_path_is \'admin keys create\'' -l account -r -d 'Account name (created when new)'
+complete -c bolag -n '__bolag_path_is \'admin keys create\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'admin keys list\'' -l account -r -d 'Only this account'
+complete -c bolag -n '__bolag_path_is \'admin keys list\'' -l help -s h -d 'Show help'
+complete -c bolag -n '__bolag_path_is \'admin keys revoke\'' -l help -s h -d 'Show help'
 complete -c bolag -n '__bolag_path_is \'completion\'' -l help -s h -d 'Show help'
 complete -c bolag -n '__bolag_path_is \'completion\'' -a '\'bash\' \'zsh\' \'fish\''

@@ -68,7 +68,7 @@ ${argsCase}
 }
 
 _bolag() {
-  local cur prev i w skip=0 path=""
+  local cur prev i w skip=0 cmdpath=""
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   # --opt=value: bash splits at "=", so the option is two words back.
@@ -79,14 +79,14 @@ _bolag() {
     if ((skip)); then skip=0; continue; fi
     case "$w" in
       =) ;;
-      -*) _bolag_takes_value "$path" "$w" && skip=1 ;;
-      *) if [[ " $(_bolag_commands "$path") " == *" $w "* ]]; then path="\${path:+$path }$w"; fi ;;
+      -*) _bolag_takes_value "$cmdpath" "$w" && skip=1 ;;
+      *) if [[ " $(_bolag_commands "$cmdpath") " == *" $w "* ]]; then cmdpath="\${cmdpath:+$cmdpath }$w"; fi ;;
     esac
   done
   local IFS=$'\\n' values j
   COMPREPLY=()
-  if [[ "$prev" == -* ]] && _bolag_takes_value "$path" "$prev"; then
-    if values="$(_bolag_values "$path" "$prev")"; then
+  if [[ "$prev" == -* ]] && _bolag_takes_value "$cmdpath" "$prev"; then
+    if values="$(_bolag_values "$cmdpath" "$prev")"; then
       COMPREPLY=($(compgen -W "$values" -- "$cur"))
       for j in "\${!COMPREPLY[@]}"; do COMPREPLY[j]="\${COMPREPLY[j]// /\\\\ }"; done
     else
@@ -96,15 +96,15 @@ _bolag() {
   fi
   if [[ "$cur" == -* ]]; then
     IFS=$' \\t\\n'
-    COMPREPLY=($(compgen -W "$(_bolag_options "$path")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_bolag_options "$cmdpath")" -- "$cur"))
     return 0
   fi
   local subs
-  subs="$(_bolag_commands "$path")"
+  subs="$(_bolag_commands "$cmdpath")"
   if [[ -n "$subs" ]]; then
     IFS=$' \\t\\n'
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
-  elif values="$(_bolag_args "$path")"; then
+  elif values="$(_bolag_args "$cmdpath")"; then
     COMPREPLY=($(compgen -W "$values" -- "$cur"))
   fi
   return 0

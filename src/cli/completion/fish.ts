@@ -75,7 +75,8 @@ function __bolag_path
 end
 
 function __bolag_path_is
-    test (__bolag_path) = "$argv[1]"
+    set -l p (__bolag_path)
+    test "$p" = "$argv[1]"
 end
 
 complete -c bolag -f

@@ -71,18 +71,18 @@ ${argsCase}
 }
 
 _bolag() {
-  local i w skip=0 path="" cur="\${words[CURRENT]}" prev="\${words[CURRENT-1]}"
+  local i w skip=0 cmdpath="" cur="\${words[CURRENT]}" prev="\${words[CURRENT-1]}"
   local -a reply names
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
     if ((skip)); then skip=0; continue; fi
     case "$w" in
       --*=*) ;;
-      -*) _bolag_takes_value "$path" "$w" && skip=1 ;;
+      -*) _bolag_takes_value "$cmdpath" "$w" && skip=1 ;;
       *)
-        _bolag_commands "$path"
+        _bolag_commands "$cmdpath"
         names=("\${reply[@]%%:*}")
-        if (( \${names[(Ie)$w]} )); then path="\${path:+$path }$w"; fi
+        if (( \${names[(Ie)$w]} )); then cmdpath="\${cmdpath:+$cmdpath }$w"; fi
         ;;
     esac
   done
@@ -90,8 +90,8 @@ _bolag() {
     prev="\${cur%%=*}"
     compset -P '*='
   fi
-  if [[ "$prev" == -* ]] && _bolag_takes_value "$path" "$prev"; then
-    if _bolag_values "$path" "$prev"; then
+  if [[ "$prev" == -* ]] && _bolag_takes_value "$cmdpath" "$prev"; then
+    if _bolag_values "$cmdpath" "$prev"; then
       compadd -a reply
     else
       _files
@@ -99,14 +99,14 @@ _bolag() {
     return
   fi
   if [[ "$cur" == -* ]]; then
-    _bolag_options "$path"
+    _bolag_options "$cmdpath"
     _describe -t options 'option' reply
     return
   fi
-  _bolag_commands "$path"
+  _bolag_commands "$cmdpath"
   if (( \${#reply} )); then
     _describe -t commands 'command' reply
-  elif _bolag_args "$path"; then
+  elif _bolag_args "$cmdpath"; then
     compadd -a reply
   fi
 }

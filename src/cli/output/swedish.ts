@@ -1,19 +1,26 @@
 // Swedish number formatting for terminal tables: `1 234 567 kr`, `12,3 %`, `1 234`.
-const integer = new Intl.NumberFormat('sv-SE', { maximumFractionDigits: 0 });
-const decimal = new Intl.NumberFormat('sv-SE', { maximumFractionDigits: 2 });
-const percent = new Intl.NumberFormat('sv-SE', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+// Built on first use: creating an Intl.NumberFormat loads locale data, which costs tens of
+// milliseconds that a JSONL run should not pay.
+let formats: { integer: Intl.NumberFormat; decimal: Intl.NumberFormat; percent: Intl.NumberFormat } | undefined;
+function f() {
+  return (formats ??= {
+    integer: new Intl.NumberFormat('sv-SE', { maximumFractionDigits: 0 }),
+    decimal: new Intl.NumberFormat('sv-SE', { maximumFractionDigits: 2 }),
+    percent: new Intl.NumberFormat('sv-SE', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+  });
+}
 
 export function formatSek(value: number | null | undefined): string {
-  return value === null || value === undefined ? '' : `${integer.format(value)} kr`;
+  return value === null || value === undefined ? '' : `${f().integer.format(value)} kr`;
 }
 
 export function formatPercent(fraction: number | null | undefined): string {
-  return fraction === null || fraction === undefined ? '' : percent.format(fraction);
+  return fraction === null || fraction === undefined ? '' : f().percent.format(fraction);
 }
 
 export function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined) return '';
-  return Number.isInteger(value) ? integer.format(value) : decimal.format(value);
+  return Number.isInteger(value) ? f().integer.format(value) : f().decimal.format(value);
 }
 
 /** Short Swedish abbreviations of the legal forms, for narrow table columns. */

@@ -41,7 +41,7 @@ export async function searchRun(opts: SearchOptions): Promise<void> {
 
   const follow = opts.all || opts.max !== undefined;
   const pageSize = limit !== undefined ? Number(limit) : follow ? FOLLOW_PAGE_SIZE : undefined;
-  const formatter = makeFormatter(opts, io);
+  const formatter = await makeFormatter(opts, io);
   const sink = new OutputSink(io.stdout);
   const pages = paginate(fetchPage, { cursor: startCursor as string | undefined, follow, max: opts.max, pageSize });
 

@@ -1,0 +1,141 @@
+// npm run bench -- cli [rows]: how the CLI feels.
+//   1. Median wall time of `bolag --help` (goal < 150 ms), and of `bolag search --help`.
+//   2. Rows/s streaming `rows` (default 100,000) companies as JSONL through
+//      `bolag search --all` against a local server, beside a bare undici loop over the same
+//      pages in its own process (goal: >= 25,000 rows/s and >= 80 % of the bare loop).
+// BOLAG_BENCH_DB=path reuses a register (seeded on first use) instead of a throwaway one.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../src/server/start.js';
+
+const ROOT = fileURLToPath(new URL(existsSync(fileURLToPath(new URL('../package.json', import.meta.url))) ? '..' : '../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'bolag.js');
+
+export interface CliBenchResult {
+  helpMedianMs: number;
+  searchHelpMedianMs: number;
+  rows: number;
+  cliRowsPerSecond: number;
+  bareRowsPerSecond: number;
+  ratio: number;
+}
+
+export async function runCliBench(args: string[] = []): Promise<CliBenchResult> {
+  const rows = args[0] ? Number(args[0]) : 100_000;
+
+  const helpMedianMs = await medianWall(['--help'], 15);
+  const searchHelpMedianMs = await medianWall(['search', '--help'], 9);
+  console.log('cli: start-up');
+  console.log(`  bolag --help          median ${helpMedianMs.toFixed(0)} ms (goal < 150 ms: ${helpMedianMs < 150 ? 'met' : 'NOT met'})`);
+  console.log(`  bolag search --help   median ${searchHelpMedianMs.toFixed(0)} ms`);
+
+  const keep = process.env.BOLAG_BENCH_DB;
+  const dir = keep ? undefined : mkdtempSync(join(tmpdir(), 'bolag-bench-cli-'));
+  const dbPath = keep ?? join(dir!, 'register.db');
+  const fresh = !existsSync(dbPath);
+  const seedStarted = Date.now();
+  const server = await startServer({ port: 0, host: '127.0.0.1', dbPath, seedCount: rows, rateLimit: { max: 0, windowMs: 60_000 }, workers: false });
+  if (fresh) console.log(`  (seeded ${rows.toLocaleString('en')} companies in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s)`);
+  try {
+    const apiKey = server.apiKey ?? process.env.BOLAG_BENCH_KEY;
+    if (!apiKey) throw new Error('no API key: set BOLAG_BENCH_KEY when reusing BOLAG_BENCH_DB');
+    const env: NodeJS.ProcessEnv = { ...process.env, BOLAG_BASE_URL: server.url, BOLAG_API_KEY: apiKey };
+    delete env.BOLAG_PROFILE;
+
+    const cli: number[] = [];
+    const bare: number[] = [];
+    let counted = 0;
+    for (let i = 0; i < 3; i++) {
+      const c = await timeCli(env, rows);
+      const b = await timeBare(server.url, apiKey, rows);
+      counted = c.rows;
+      if (c.rows !== b.rows) console.log(`  warning: the CLI streamed ${c.rows} rows, the bare loop ${b.rows}`);
+      cli.push(c.rows / c.seconds);
+      bare.push(b.rows / b.seconds);
+    }
+    const cliRate = median(cli);
+    const bareRate = median(bare);
+    const ratio = cliRate / bareRate;
+    console.log(`cli: streaming ${counted.toLocaleString('en')} rows as JSONL (median of 3)`);
+    console.log(`  bolag search --all    ${Math.round(cliRate).toLocaleString('en')} rows/s (goal >= 25,000: ${cliRate >= 25_000 ? 'met' : 'NOT met'})`);
+    console.log(`  bare undici loop      ${Math.round(bareRate).toLocaleString('en')} rows/s`);
+    console.log(`  ratio                 ${(ratio * 100).toFixed(0)} % (goal >= 80 %: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
+    return { helpMedianMs, searchHelpMedianMs, rows: counted, cliRowsPerSecond: cliRate, bareRowsPerSecond: bareRate, ratio };
+  } finally {
+    await server.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export { runCliBench as run };
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+async function medianWall(args: string[], runs: number): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs + 2; i++) {
+    const started = process.hrtime.bigint();
+    await exec(process.execPath, [BIN, ...args], { ...process.env }, () => undefined);
+    if (i >= 2) times.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return median(times);
+}
+
+/** Runs a child, counting newline bytes of its stdout; resolves with the count and wall time. */
+function exec(cmd: string, args: string[], env: NodeJS.ProcessEnv, onChunk: (chunk: Buffer) => void): Promise<{ seconds: number; code: number | null }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.on('data', onChunk);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, code }));
+  });
+}
+
+async function timeCli(env: NodeJS.ProcessEnv, expected: number): Promise<{ rows: number; seconds: number }> {
+  let rows = 0;
+  const r = await exec(process.execPath, [BIN, 'search', '--all', '--status', 'all', '--format', 'jsonl', '--max', String(expected)], env, (chunk) => {
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+  });
+  if (r.code !== 0) throw new Error(`bolag search exited with ${r.code}`);
+  return { rows, seconds: r.seconds };
+}
+
+/** The same pages with nothing but undici and JSON.parse, in a process of its own. */
+const BARE_LOOP = `
+import { Agent, request } from 'undici';
+const [base, key, max] = process.argv.slice(1);
+const dispatcher = new Agent({ keepAliveTimeout: 10000 });
+let cursor, rows = 0;
+for (;;) {
+  const qs = new URLSearchParams({ status: 'all', limit: '100' });
+  if (cursor) qs.set('cursor', cursor);
+  const res = await request(base + '/companies?' + qs, { dispatcher, headers: { authorization: 'Bearer ' + key } });
+  const body = JSON.parse(await res.body.text());
+  rows += body.data.length;
+  if (!body.pagination.has_more || rows >= Number(max)) break;
+  cursor = body.pagination.next_cursor;
+}
+await dispatcher.close();
+process.stdout.write(rows + '\\n');
+`;
+
+async function timeBare(baseUrl: string, key: string, expected: number): Promise<{ rows: number; seconds: number }> {
+  let out = '';
+  const r = await exec(process.execPath, ['--input-type=module', '-e', BARE_LOOP, baseUrl, key, String(expected)], process.env, (chunk) => {
+    out += chunk.toString();
+  });
+  if (r.code !== 0) throw new Error(`the bare loop exited with ${r.code}`);
+  return { rows: Number(out.trim()), seconds: r.seconds };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await runCliBench(process.argv.slice(2));
+}

@@ -1,0 +1,38 @@
+// How `bolag listen` shows a delivery: one line of text on a terminal, the event itself as
+// one JSON line otherwise.
+import type { ReceivedDelivery } from '../../../webhooks/receiver/receiver.js';
+
+/** The event as a single line: the bytes as received when they already are one line. */
+export function jsonlLine(d: ReceivedDelivery): string {
+  const text = d.raw.toString('utf8');
+  if (!text.includes('\n')) return `${text}\n`;
+  try {
+    return `${JSON.stringify(JSON.parse(text))}\n`;
+  } catch {
+    return `${JSON.stringify({ id: d.eventId, type: d.eventType, raw: text })}\n`;
+  }
+}
+
+function summary(d: ReceivedDelivery): string {
+  let data: Record<string, unknown> = {};
+  try {
+    data = ((JSON.parse(d.raw.toString('utf8')) as { data?: Record<string, unknown> }).data ?? {}) as Record<string, unknown>;
+  } catch {
+    return '';
+  }
+  const parts: string[] = [];
+  for (const key of ['org_nr', 'name', 'export_id', 'fiscal_year', 'row_count']) {
+    if (data[key] !== undefined) parts.push(String(data[key]));
+  }
+  if (data.previous_status !== undefined) parts.push(`${String(data.previous_status)} → ${String(data.status)}`);
+  if (Array.isArray(data.changed_fields)) parts.push(`changed: ${data.changed_fields.join(', ')}`);
+  if (data.error && typeof data.error === 'object') parts.push(String((data.error as { message?: unknown }).message ?? ''));
+  return parts.join('  ');
+}
+
+export function prettyLine(d: ReceivedDelivery, extras: string[], color: boolean): string {
+  const time = d.receivedAt.toTimeString().slice(0, 8);
+  const type = color ? `\u001b[1m${d.eventType || '?'}\u001b[22m` : d.eventType || '?';
+  const fields = [time, type, d.eventId || '(no id)', summary(d), ...extras].filter((s) => s !== '');
+  return `${fields.join('  ')}\n`;
+}

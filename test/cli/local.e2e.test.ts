@@ -1,0 +1,44 @@
+// Local-register mode: no service configured, the CLI starts the server in-process over the
+// embedded database under BOLAG_HOME (creating it on first use) and says so once on stderr.
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BUILT, bolag, cleanEnv, jsonLines } from './helpers.js';
+
+describe.runIf(BUILT)('the local register', () => {
+  const home = mkdtempSync(join(tmpdir(), 'bolag-cli-local-'));
+  const env = cleanEnv({ BOLAG_HOME: home, BOLAG_SEED_COUNT: '600' });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  it('is created on first use and used when nothing is configured', async () => {
+    const r = await bolag(['search', '--limit', '3'], { env });
+    expect(String(r.stderr)).toMatch(/Using the local register \(.*register\.db\)/);
+    expect(r.exitCode).toBe(0);
+    expect(jsonLines(String(r.stdout))).toHaveLength(3);
+    expect(existsSync(join(home, 'register.db'))).toBe(true);
+    expect(String(r.stderr).match(/Using the local register/g)).toHaveLength(1);
+  }, 120_000);
+
+  it('is reused on the next run, and company works over it too', async () => {
+    const first = jsonLines(String((await bolag(['search', '--limit', '1'], { env })).stdout))[0] as { id: string };
+    const r = await bolag(['company', first.id], { env });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout)).id).toBe(first.id);
+  }, 60_000);
+
+  it('--local wins over a configured service', async () => {
+    const r = await bolag(['search', '--local', '--limit', '2'], {
+      env: { ...env, BOLAG_BASE_URL: 'http://127.0.0.1:1/api/public/v1', BOLAG_API_KEY: 'k' },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toMatch(/Using the local register/);
+    expect(jsonLines(String(r.stdout))).toHaveLength(2);
+  }, 60_000);
+
+  it('--quiet keeps the notice off stderr', async () => {
+    const r = await bolag(['search', '--quiet', '--limit', '1'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toBe('');
+  }, 60_000);
+});

@@ -1,0 +1,72 @@
+// Profiles: bolag login (non-interactive with flags; refuses to prompt without a terminal),
+// bolag config get|set|list, --profile, and the precedence flag > env > profile > local.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT, bolag, cleanEnv, jsonLines, startCliServer, type CliServer } from './helpers.js';
+
+describe.runIf(BUILT)('profiles', () => {
+  let s: CliServer;
+  const home = mkdtempSync(join(tmpdir(), 'bolag-cli-profiles-'));
+  const env = cleanEnv({ BOLAG_HOME: home });
+  beforeAll(async () => {
+    s = await startCliServer({ seedCount: 300 });
+  }, 120_000);
+  afterAll(async () => {
+    await s?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('login without a terminal and without flags refuses to prompt (exit 2)', async () => {
+    const r = await bolag(['login'], { env });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toMatch(/terminal/);
+  });
+
+  it('login checks the key with a real call: a bad key is refused (exit 3) and nothing saved', async () => {
+    const r = await bolag(['login', '--base-url', s.url, '--api-key', 'bk_wrong'], { env });
+    expect(r.exitCode).toBe(3);
+    const list = await bolag(['config', 'list'], { env });
+    expect(String(list.stdout)).not.toContain('base_url');
+  });
+
+  it('login with flags saves the profile; search then uses it', async () => {
+    const r = await bolag(['login', '--profile', 'test', '--base-url', s.url, '--api-key', s.key], { env });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toMatch(/saved as profile "test"/);
+    expect(statSync(join(home, 'config.json')).mode & 0o777).toBe(0o600);
+    const get = await bolag(['config', 'get', 'base_url', '--profile', 'test'], { env });
+    expect(String(get.stdout).trim()).toBe(s.url);
+    // The first profile saved becomes the default.
+    const search = await bolag(['search', '--limit', '2'], { env });
+    expect(search.exitCode).toBe(0);
+    expect(String(search.stderr)).not.toMatch(/local register/);
+    expect(jsonLines(String(search.stdout))).toHaveLength(2);
+  });
+
+  it('config list masks the key; config set changes a value; unknown keys are usage errors', async () => {
+    const list = await bolag(['config', 'list'], { env });
+    expect(String(list.stdout)).toContain('default_profile=test');
+    expect(String(list.stdout)).toContain(`test.base_url=${s.url}`);
+    expect(String(list.stdout)).not.toContain(s.key);
+    expect((await bolag(['config', 'set', 'base_url', 'not a url', '--profile', 'test'], { env })).exitCode).toBe(2);
+    expect((await bolag(['config', 'get', 'colour'], { env })).exitCode).toBe(2);
+    expect((await bolag(['config', 'set', 'base_url', 'http://127.0.0.1:1/api/public/v1', '--profile', 'other'], { env })).exitCode).toBe(0);
+  });
+
+  it('precedence: flag > env > profile', async () => {
+    // Profile "other" points nowhere: using it fails, env and flags override it.
+    const viaProfile = await bolag(['search', '--profile', 'other', '--limit', '1'], { env });
+    expect(viaProfile.exitCode).toBe(1);
+    const viaEnv = await bolag(['search', '--profile', 'other', '--limit', '1'], { env: { ...env, BOLAG_BASE_URL: s.url, BOLAG_API_KEY: s.key } });
+    expect(viaEnv.exitCode).toBe(0);
+    const viaFlag = await bolag(['search', '--base-url', s.url, '--api-key', s.key, '--limit', '1'], {
+      env: { ...env, BOLAG_BASE_URL: 'http://127.0.0.1:1/api/public/v1', BOLAG_PROFILE: 'other' },
+    });
+    expect(viaFlag.exitCode).toBe(0);
+    const unknown = await bolag(['search', '--profile', 'nope'], { env });
+    expect(unknown.exitCode).toBe(2);
+    expect(String(unknown.stderr)).toMatch(/No profile named "nope"/);
+  });
+});

@@ -1,0 +1,204 @@
+// `bolag search` end to end: the built binary against a real server on a loopback port.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { parseCsv, CSV_BOM } from '../../src/core/csv.js';
+import { BIN, BUILT, bolag, jsonLines, pageByHand, serverEnv, startCliServer, type CliServer } from './helpers.js';
+
+describe.runIf(BUILT)('bolag search against a real server', () => {
+  let s: CliServer;
+  let env: Record<string, string>;
+  let everything: Record<string, unknown>[];
+
+  beforeAll(async () => {
+    s = await startCliServer();
+    env = serverEnv(s);
+    everything = await pageByHand(s, { limit: '100' });
+  }, 120_000);
+  afterAll(async () => s?.close());
+
+  it('writes JSONL in a pipe by default, the API records unchanged', async () => {
+    const r = await bolag(['search', '--limit', '5'], { env });
+    expect(r.exitCode).toBe(0);
+    const rows = jsonLines(String(r.stdout));
+    expect(rows).toEqual(everything.slice(0, 5));
+  });
+
+  it('writes JSON as one array', async () => {
+    const r = await bolag(['search', '--limit', '3', '--format', 'json'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout))).toEqual(everything.slice(0, 3));
+  });
+
+  it('writes CSV in the export dialect: BOM, ;, header, quoting, dotted columns', async () => {
+    const r = await bolag(['search', '--limit', '4', '--format', 'csv'], { env });
+    expect(r.exitCode).toBe(0);
+    const text = String(r.stdout);
+    expect(text.startsWith(CSV_BOM)).toBe(true);
+    expect(text).toContain('\r\n');
+    const [header, ...rows] = parseCsv(text);
+    expect(header).toContain('address.city');
+    expect(header).toContain('category.slug');
+    expect(header).toContain('location.lat');
+    expect(rows).toHaveLength(4);
+    const first = Object.fromEntries(header.map((h, i) => [h, rows[0][i]]));
+    const want = everything[0] as { org_nr: string; name: string; address: { city: string }; sni_codes: string[] };
+    expect(first.org_nr).toBe(want.org_nr);
+    expect(first.name).toBe(want.name);
+    expect(first['address.city']).toBe(want.address.city);
+    expect(first.sni_codes).toBe(want.sni_codes.join(','));
+  });
+
+  it('draws a table that fits the terminal width', async () => {
+    const r = await bolag(['search', '--limit', '5', '--format', 'table'], { env: { ...env, COLUMNS: '60' } });
+    expect(r.exitCode).toBe(0);
+    const lines = String(r.stdout).trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ORG NR\s+NAME/);
+    expect(lines).toHaveLength(6);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+    const want = everything[0] as { org_nr: string };
+    expect(lines[1].startsWith(want.org_nr)).toBe(true);
+  });
+
+  it('formats revenue the Swedish way in a table', async () => {
+    const r = await bolag(['search', '--limit', '20', '--format', 'table', '--sort', '-revenue'], { env: { ...env, COLUMNS: '120' } });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toMatch(/\d{1,3}(\u00a0\d{3})+ kr/);
+  });
+
+  it('--all returns exactly what paging by hand returns', async () => {
+    const r = await bolag(['search', '--all'], { env });
+    expect(r.exitCode).toBe(0);
+    const rows = jsonLines(String(r.stdout));
+    expect(rows.length).toBe(everything.length);
+    expect(rows.map((x) => x.id)).toEqual(everything.map((x) => x.id));
+  }, 60_000);
+
+  it('--all with a small page size still equals paging by hand', async () => {
+    const r = await bolag(['search', '--all', '--limit', '7', '--county', '01'], { env });
+    expect(r.exitCode).toBe(0);
+    const byHand = await pageByHand(s, { limit: '7', county: '01' });
+    expect(jsonLines(String(r.stdout)).map((x) => x.id)).toEqual(byHand.map((x) => x.id));
+  }, 60_000);
+
+  it('--max stops after that many rows, across pages', async () => {
+    const r = await bolag(['search', '--max', '130'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(jsonLines(String(r.stdout)).map((x) => x.id)).toEqual(everything.slice(0, 130).map((x) => x.id));
+    expect(String(r.stderr)).toMatch(/more with: --cursor \S+/);
+  });
+
+  it('resumes from the cursor it printed', async () => {
+    const first = await bolag(['search', '--max', '10', '--limit', '5'], { env });
+    const cursor = /--cursor (\S+)/.exec(String(first.stderr))?.[1];
+    expect(cursor).toBeDefined();
+    const next = await bolag(['search', '--cursor', cursor!, '--max', '10'], { env });
+    expect(next.exitCode).toBe(0);
+    expect(jsonLines(String(next.stdout)).map((x) => x.id)).toEqual(everything.slice(10, 20).map((x) => x.id));
+  });
+
+  it('--count prints the number of matches', async () => {
+    const r = await bolag(['search', '--count'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout).trim()).toBe(String(everything.length));
+  });
+
+  it('passes filters as the API parameters (booleans both ways)', async () => {
+    const yes = jsonLines(String((await bolag(['search', '--all', '--f-skatt', '--fields', 'f_skatt'], { env })).stdout));
+    const no = jsonLines(String((await bolag(['search', '--all', '--no-f-skatt', '--fields', 'f_skatt'], { env })).stdout));
+    expect(yes.length).toBeGreaterThan(0);
+    expect(no.length).toBeGreaterThan(0);
+    expect(yes.every((x) => x.f_skatt === true)).toBe(true);
+    expect(no.every((x) => x.f_skatt === false)).toBe(true);
+    expect(yes.length + no.length).toBe(everything.length);
+  }, 60_000);
+
+  it('ends quietly with exit 0 when the reader closes the pipe (| head)', async () => {
+    const r = await execa('bash', ['-c', `node ${JSON.stringify(BIN)} search --all --limit 100 | head -n 3; echo "rc=\${PIPESTATUS[0]}" >&2`], {
+      env,
+      extendEnv: false,
+      reject: false,
+    });
+    expect(String(r.stdout).trim().split('\n')).toHaveLength(3);
+    expect(String(r.stderr).trim()).toBe('rc=0');
+  }, 30_000);
+
+  it.each([
+    [['search', '--limit', '0'], /Invalid --limit/],
+    [['search', '--sort', 'relevance'], /Invalid --sort: relevance needs the query/],
+    [['search', '--bogus'], /unknown option '--bogus'/],
+    [['search', '--near', 'abc'], /Invalid --near/],
+    [['search', '--radius-km', '5'], /Invalid --radius-km: needs --near/],
+    [['search', '--revenue-min', '10', '--revenue-max', '5'], /must not be above --revenue-max/],
+    [['search', '--county', 'Narnia'], /Invalid --county/],
+    [['search', '--format', 'xml'], /'xml' is invalid/],
+    [['search', '--max', 'many'], /Invalid --max/],
+  ])('usage error %j exits 2 before any request', async (args, message) => {
+    const r = await bolag(args as string[], { env: serverEnv({ url: 'http://127.0.0.1:1/api/public/v1', key: 'k' }) });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toMatch(message as RegExp);
+    expect(String(r.stdout)).toBe('');
+  });
+
+  it('a 400 from the server (a tampered cursor) exits 2 with the request id', async () => {
+    const r = await bolag(['search', '--cursor', 'not-a-cursor'], { env });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toMatch(/HTTP 400 invalid_parameter, request id \S+/);
+    expect(String(r.stderr).trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a bad key exits 3 with the request id', async () => {
+    const r = await bolag(['search', '--limit', '1'], { env: serverEnv({ url: s.url, key: 'bk_not_a_real_key' }) });
+    expect(r.exitCode).toBe(3);
+    expect(String(r.stderr)).toMatch(/HTTP 401 unauthorized, request id \S+/);
+  });
+
+  it('an unreachable service exits 1 with one line', async () => {
+    const r = await bolag(['search', '--limit', '1'], { env: serverEnv({ url: 'http://127.0.0.1:1/api/public/v1', key: 'k' }) });
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stderr).trim().split('\n')).toHaveLength(1);
+    expect(String(r.stderr)).toMatch(/ECONNREFUSED/);
+  });
+
+  it('Ctrl-C prints the cursor to resume with and exits 130; resuming continues where it stopped', async () => {
+    const child = bolag(['search', '--all', '--limit', '1'], { env });
+    let out = '';
+    await new Promise<void>((resolve) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.split('\n').length > 5) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    const cursor = /Interrupted; resume with: --cursor (\S+)/.exec(String(r.stderr))?.[1];
+    expect(cursor).toBeDefined();
+    const printed = jsonLines(String(r.stdout));
+    const resumed = await bolag(['search', '--cursor', cursor!, '--limit', '1', '--max', '3'], { env });
+    const all = everything.map((x) => x.id);
+    const at = all.indexOf(printed[printed.length - 1].id);
+    expect(printed.map((x) => x.id)).toEqual(all.slice(0, printed.length));
+    expect(jsonLines(String(resumed.stdout)).map((x) => x.id)).toEqual(all.slice(at + 1, at + 4));
+  }, 30_000);
+
+  it('bolag company shows one company by org number, JSON in a pipe', async () => {
+    const want = everything[0] as { id: string; org_nr: string };
+    const r = await bolag(['company', want.org_nr.replace('-', '')], { env });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout))).toEqual(want);
+  });
+
+  it('bolag company draws every field down the page as a table', async () => {
+    const want = everything[0] as { id: string; org_nr: string; address: { city: string } };
+    const r = await bolag(['company', want.id, '--format', 'table'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toMatch(new RegExp(`^address\\.city\\s+${want.address.city}$`, 'm'));
+    expect(String(r.stdout)).toMatch(/^org_nr\s+\d{6}-\d{4}$/m);
+  });
+
+  it('bolag company exits 4 for an unknown company', async () => {
+    const r = await bolag(['company', '000000-0000'], { env });
+    expect(r.exitCode).toBe(4);
+    expect(String(r.stderr)).toMatch(/HTTP 404 not_found, request id \S+/);
+  });
+});
