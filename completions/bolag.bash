@@ -4,8 +4,9 @@
 
 _bolag_commands() {
   case "$1" in
-    '') echo 'search company login config serve db admin completion' ;;
+    '') echo 'search company login config webhooks listen verify serve db admin completion' ;;
     'config') echo 'get set unset list' ;;
+    'webhooks') echo 'create list get update delete rotate-secret test deliveries' ;;
     'db') echo 'seed import stats' ;;
     'admin') echo 'keys' ;;
     'admin keys') echo 'create list revoke' ;;
@@ -23,6 +24,17 @@ _bolag_options() {
     'config set') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'config unset') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'config list') echo '--show-secrets --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'webhooks') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'webhooks create') echo '--url --events --filter --format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'webhooks list') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'webhooks get') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'webhooks update') echo '--url --events --filter --clear-filters --enable --format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'webhooks delete') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'webhooks rotate-secret') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'webhooks test') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'webhooks deliveries') echo '--limit --all --format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'listen') echo '--port --host --secret --tolerance --forward-to --exec --format --register-url --events --filter --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'verify') echo '--secret --signature --body-file --tolerance --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'serve') echo '--port --host --database-url --seed-count --public-url --allow-insecure-webhooks --webhook-retry-schedule --webhook-disable-after --export-part-rows --rate-limit --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'db') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'db seed') echo '--count --seed --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
@@ -73,6 +85,35 @@ _bolag_takes_value() {
     'search|--format') return 0 ;;
     'company|--format') return 0 ;;
     'company|--expand') return 0 ;;
+    'webhooks create|--url') return 0 ;;
+    'webhooks create|--events') return 0 ;;
+    'webhooks create|--filter') return 0 ;;
+    'webhooks create|--format') return 0 ;;
+    'webhooks list|--format') return 0 ;;
+    'webhooks get|--format') return 0 ;;
+    'webhooks update|--url') return 0 ;;
+    'webhooks update|--events') return 0 ;;
+    'webhooks update|--filter') return 0 ;;
+    'webhooks update|--format') return 0 ;;
+    'webhooks delete|--format') return 0 ;;
+    'webhooks rotate-secret|--format') return 0 ;;
+    'webhooks test|--format') return 0 ;;
+    'webhooks deliveries|--limit') return 0 ;;
+    'webhooks deliveries|--format') return 0 ;;
+    'listen|--port') return 0 ;;
+    'listen|--host') return 0 ;;
+    'listen|--secret') return 0 ;;
+    'listen|--tolerance') return 0 ;;
+    'listen|--forward-to') return 0 ;;
+    'listen|--exec') return 0 ;;
+    'listen|--format') return 0 ;;
+    'listen|--register-url') return 0 ;;
+    'listen|--events') return 0 ;;
+    'listen|--filter') return 0 ;;
+    'verify|--secret') return 0 ;;
+    'verify|--signature') return 0 ;;
+    'verify|--body-file') return 0 ;;
+    'verify|--tolerance') return 0 ;;
     'serve|--port') return 0 ;;
     'serve|--host') return 0 ;;
     'serve|--database-url') return 0 ;;
@@ -107,6 +148,18 @@ _bolag_values() {
     'search|--format') printf '%s\n' 'table' 'csv' 'jsonl' 'json' ;;
     'company|--format') printf '%s\n' 'table' 'json' ;;
     'company|--expand') printf '%s\n' 'latest_financials' ;;
+    'webhooks create|--events') printf '%s\n' 'company.created' 'company.updated' 'company.status_changed' 'financials.published' 'export.completed' 'export.failed' ;;
+    'webhooks create|--format') printf '%s\n' 'table' 'json' ;;
+    'webhooks list|--format') printf '%s\n' 'table' 'json' 'jsonl' ;;
+    'webhooks get|--format') printf '%s\n' 'table' 'json' ;;
+    'webhooks update|--events') printf '%s\n' 'company.created' 'company.updated' 'company.status_changed' 'financials.published' 'export.completed' 'export.failed' ;;
+    'webhooks update|--format') printf '%s\n' 'table' 'json' ;;
+    'webhooks delete|--format') printf '%s\n' 'table' 'json' ;;
+    'webhooks rotate-secret|--format') printf '%s\n' 'table' 'json' ;;
+    'webhooks test|--format') printf '%s\n' 'table' 'json' ;;
+    'webhooks deliveries|--format') printf '%s\n' 'table' 'json' 'jsonl' ;;
+    'listen|--format') printf '%s\n' 'pretty' 'jsonl' ;;
+    'listen|--events') printf '%s\n' 'company.created' 'company.updated' 'company.status_changed' 'financials.published' 'export.completed' 'export.failed' ;;
     'admin keys create|--plan') printf '%s\n' 'free' 'pro' ;;
     *) return 1 ;;
   esac
