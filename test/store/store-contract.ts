@@ -1,0 +1,134 @@
+// The behaviour every Store implementation must have, written once and run for each
+// (store.sqlite.test.ts; PostgreSQL joins with its implementation).
+import { describe, expect, it } from 'vitest';
+import { withCheckDigit } from '../../src/core/orgnr.js';
+import { seedRegister } from '../../src/seed/seed-register.js';
+import type { Store } from '../../src/store/store.js';
+import type { StoredExport } from '../../src/store/exports.js';
+import type { StoredWebhook } from '../../src/store/webhooks.js';
+import { normalizeFilters } from '../../src/core/search-params.js';
+
+export function storeContract(name: string, open: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    const withStore = (fn: (s: Store) => Promise<void>) => async () => {
+      const store = await open();
+      try {
+        await fn(store);
+      } finally {
+        await store.close();
+      }
+    };
+
+    it('accounts and keys: stored by hash, found by hash, revoked', withStore(async (s) => {
+      const account = await s.accounts.createAccount('acme', 'pro');
+      expect(await s.accounts.findAccountByName('acme')).toEqual(account);
+      const key = await s.accounts.createKey(account.id, 'a'.repeat(64), 'bk_abcdefgh', ['companies:read']);
+      const found = await s.accounts.findKeyByHash('a'.repeat(64));
+      expect(found?.account.id).toBe(account.id);
+      expect(found?.scopes).toEqual(['companies:read']);
+      expect(await s.accounts.findKeyByHash('b'.repeat(64))).toBeNull();
+      expect(await s.accounts.revokeKey(key.prefix)).toBe(true);
+      expect(await s.accounts.revokeKey(key.prefix)).toBe(false);
+      expect((await s.accounts.findKeyByHash('a'.repeat(64)))?.revoked_at).not.toBeNull();
+    }));
+
+    it('jobs: due order, leases that lapse, retries, dedupe keys', withStore(async (s) => {
+      const a = await s.jobs.enqueue('k', { n: 1 });
+      await s.jobs.enqueue('k', { n: 2 }, { runAt: new Date(Date.now() + 60_000) });
+      const again = await s.jobs.enqueue('k', { n: 3 }, { key: 'once' });
+      expect(await s.jobs.enqueue('k', { n: 4 }, { key: 'once' })).toBe(again);
+      const first = await s.jobs.claim(['k'], 50);
+      expect(first?.id).toBe(a);
+      const second = await s.jobs.claim(['k'], 50);
+      expect(second?.payload).toEqual({ n: 3 });
+      expect(await s.jobs.claim(['k'], 50)).toBeNull(); // the third is not due yet
+      await new Promise((r) => setTimeout(r, 80));
+      // Their workers died: both leases lapsed, so both jobs are due again.
+      const lapsed = [await s.jobs.claim(['k'], 10_000), await s.jobs.claim(['k'], 10_000)].map((j) => j?.id).sort();
+      expect(lapsed).toEqual([a, again].sort());
+      await s.jobs.complete(a);
+      await s.jobs.retry(again, new Date(Date.now() - 1), 'boom');
+      const retried = await s.jobs.claim(['k'], 10_000);
+      expect(retried).toMatchObject({ id: again, attempts: 1 });
+      await s.jobs.complete(again);
+      expect(await s.jobs.claim(['k'], 10)).toBeNull();
+      expect(await s.jobs.claim(['other'], 10)).toBeNull();
+    }));
+
+    it('outbox: append in order, read after a position, durable cursors', withStore(async (s) => {
+      for (let i = 0; i < 3; i++) {
+        await s.outbox.append({ id: `evt_${i}`, type: 'company.updated', created_at: new Date().toISOString(), data: { i } }, null, { county: '01' });
+      }
+      const all = await s.outbox.readAfter(0, 10);
+      expect(all.map((e) => e.event.id)).toEqual(['evt_0', 'evt_1', 'evt_2']);
+      expect(all[0].subject).toEqual({ county: '01' });
+      expect((await s.outbox.readAfter(all[0].seq, 10)).map((e) => e.event.id)).toEqual(['evt_1', 'evt_2']);
+      expect(await s.outbox.getCursor('webhooks')).toBe(0);
+      await s.outbox.setCursor('webhooks', all[1].seq);
+      expect(await s.outbox.getCursor('webhooks')).toBe(all[1].seq);
+    }));
+
+    it('exports: per account, updates, idempotency reservations', withStore(async (s) => {
+      const e: StoredExport = {
+        id: 'exp_1', account_id: 'acct_a', status: 'queued', format: 'csv', filters: { county: ['01'] }, fields: null,
+        estimated_rows: 10, row_count: null, files: [], created_at: new Date().toISOString(), completed_at: null, expires_at: null, error: null,
+      };
+      await s.exports.create(e);
+      expect(await s.exports.get('acct_a', 'exp_1')).toEqual(e);
+      expect(await s.exports.get('acct_b', 'exp_1')).toBeNull();
+      await s.exports.update('exp_1', { status: 'completed', row_count: 10, files: [{ name: 'part-1.csv', rows: 10, bytes: 99, sha256: 'x' }] });
+      expect((await s.exports.getById('exp_1'))?.files[0].rows).toBe(10);
+      expect((await s.exports.list('acct_a', 10)).map((x) => x.id)).toEqual(['exp_1']);
+      const now = new Date();
+      expect(await s.exports.reserveIdempotencyKey('acct_a', 'k1', 'h1', now)).toBeNull();
+      const inFlight = await s.exports.reserveIdempotencyKey('acct_a', 'k1', 'h1', now);
+      expect(inFlight).toMatchObject({ request_hash: 'h1', response: null });
+      expect(await s.exports.reserveIdempotencyKey('acct_b', 'k1', 'h1', now)).toBeNull(); // keys are per account
+      await s.exports.completeIdempotencyKey('acct_a', 'k1', 202, { data: { id: 'exp_1' } });
+      expect(await s.exports.reserveIdempotencyKey('acct_a', 'k1', 'h2', now)).toMatchObject({ request_hash: 'h1', status_code: 202, response: { data: { id: 'exp_1' } } });
+      const later = new Date(now.getTime() + 25 * 3600 * 1000);
+      expect(await s.exports.reserveIdempotencyKey('acct_a', 'k1', 'h2', later)).toBeNull(); // past 24 h the key is free again
+    }));
+
+    it('webhooks: per account, subscriptions, deliveries', withStore(async (s) => {
+      const w: StoredWebhook = {
+        id: 'whk_1', account_id: 'acct_a', url: 'https://example.com/h', events: ['company.updated'], filters: { county: ['01'] },
+        status: 'active', secret: 'whsec_x', previous_secret: null, previous_secret_expires_at: null, consecutive_failures: 0,
+        failing_since: null, created_at: new Date().toISOString(),
+      };
+      await s.webhooks.create(w);
+      expect(await s.webhooks.get('acct_b', 'whk_1')).toBeNull();
+      expect((await s.webhooks.listSubscribed('company.updated', null)).map((x) => x.id)).toEqual(['whk_1']);
+      expect(await s.webhooks.listSubscribed('export.completed', null)).toEqual([]);
+      await s.webhooks.update('whk_1', { status: 'disabled' });
+      expect(await s.webhooks.listSubscribed('company.updated', null)).toEqual([]);
+      await s.webhooks.recordDelivery({ id: 'dlv_1', webhook_id: 'whk_1', event_id: 'evt_1', event_type: 'company.updated', attempt: 1, status_code: 500, duration_ms: 12, error: null, created_at: new Date().toISOString() });
+      expect((await s.webhooks.listDeliveries('whk_1', 10))[0]).toMatchObject({ status_code: 500, attempt: 1 });
+      expect(await s.webhooks.delete('acct_b', 'whk_1')).toBe(false);
+      expect(await s.webhooks.delete('acct_a', 'whk_1')).toBe(true);
+    }));
+
+    it('companies: bulk load, lookup by id and org_nr, streaming with filters, import', withStore(async (s) => {
+      expect(await seedRegister(s, { count: 500, seed: 'contract' })).toBe(500);
+      const first = await s.companies.get('c_0000001');
+      expect(first).not.toBeNull();
+      expect(await s.companies.get(first!.org_nr)).toEqual(first);
+      expect(await s.companies.get(first!.org_nr.replace('-', ''))).toEqual(first);
+      expect(await s.companies.get('c_zzzzzzz')).toBeNull();
+      const filters = normalizeFilters({ county: [first!.county_code] });
+      const streamed = [];
+      for await (const c of s.companies.stream(filters, { batchSize: 7 })) streamed.push(c);
+      expect(streamed.length).toBeGreaterThan(0);
+      expect(streamed.every((c) => c.county_code === first!.county_code && c.status === 'aktiv')).toBe(true);
+      expect(streamed.map((c) => c.id)).toEqual([...streamed.map((c) => c.id)].sort());
+      expect((await s.companies.count(filters, 1000)).total).toBe(streamed.length);
+      const result = await s.companies.importRecords(
+        [{ line: 1, data: { org_nr: first!.org_nr, name: 'Renamed AB' } }],
+        (record, existing, id, now) => ({ company: { ...existing!, name: String(record.data.name), id: id!, updated_at: now }, events: [] }),
+      );
+      expect(result.updated).toBe(1);
+      expect((await s.companies.get(first!.id))?.name).toBe('Renamed AB');
+      expect(withCheckDigit('556000000')).toMatch(/^556000-000\d$/);
+    }));
+  });
+}
