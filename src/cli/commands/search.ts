@@ -40,7 +40,7 @@ export function buildSearchCommand(f: Factory, runF?: (opts: SearchOptions) => P
     .description('Search the register: free text, every filter of GET /companies as a flag, one page or all of them.')
     .argument('[q]', 'Free text over name, industry and org_nr; prefix match on the last word.');
   addParamFlags(cmd, filters, { group: 'Filters:', completions: filterCompletionValues() });
-  addParamFlags(cmd, output, { group: 'Sorting and paging:' });
+  addParamFlags(cmd, output, { group: 'Sorting and paging:', negationNote: false });
   cmd
     .addOption(new Option('--all', 'Follow every page to the end').helpGroup('Sorting and paging:'))
     .addOption(new Option('--max <n>', 'Stop after n companies (follows pages)').helpGroup('Sorting and paging:'))

@@ -3,11 +3,21 @@ import { Option, type Command } from 'commander';
 import { attributeName, type ParamFlag } from './derive.js';
 import { setCompletionValues } from '../completion/values.js';
 
-export function addParamFlags(cmd: Command, flags: readonly ParamFlag[], opts: { group?: string; completions?: Record<string, readonly string[]> } = {}): Command {
+export interface AddFlagsOptions {
+  /** Help heading for these flags ("Filters:"). */
+  group?: string;
+  /** Values completion offers for open-ended parameters (county names, category slugs). */
+  completions?: Record<string, readonly string[]>;
+  /** Mention --no-x in the help of booleans (default true; off where false means nothing). */
+  negationNote?: boolean;
+}
+
+export function addParamFlags(cmd: Command, flags: readonly ParamFlag[], opts: AddFlagsOptions = {}): Command {
   for (const flag of flags) {
-    const description = flag.description.replace(/\.$/, '');
+    const description = flag.description.replace(/\.$/, '') + valuesNote(flag);
     if (flag.kind === 'boolean') {
-      const positive = new Option(`--${flag.name}`, `${description} (--no-${flag.name} for false)`);
+      const note = opts.negationNote === false ? '' : ` (--no-${flag.name} for false)`;
+      const positive = new Option(`--${flag.name}`, `${description}${note}`);
       const negative = new Option(`--no-${flag.name}`).hideHelp();
       if (opts.group) positive.helpGroup(opts.group);
       cmd.addOption(positive).addOption(negative);
@@ -20,6 +30,14 @@ export function addParamFlags(cmd: Command, flags: readonly ParamFlag[], opts: {
     cmd.addOption(option);
   }
   return cmd;
+}
+
+/** The value set of an enum flag, for its help line: all of a short set, the ends of a long one. */
+function valuesNote(flag: ParamFlag): string {
+  const values = flag.values?.filter((v) => !v.startsWith('-'));
+  if (!values || values.length === 0) return '';
+  if (values.length <= 10) return `. Values: ${values.join(', ')}`;
+  return `. Values: ${values.slice(0, 3).join(', ')}, …, ${values[values.length - 1]}`;
 }
 
 /**

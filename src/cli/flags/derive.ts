@@ -36,6 +36,12 @@ const VALUE_NAMES: Record<string, string> = {
   sort: '<key>',
   limit: '<n>',
   radius_km: '<km>',
+  legal_form: '<forms>',
+  status: '<statuses>',
+  website_status: '<statuses>',
+  employees_class: '<classes>',
+  trend: '<trends>',
+  expand: '<what>',
 };
 
 interface Meta {
