@@ -1,8 +1,9 @@
-// One company record as one line of an export file, in the CSV dialect of src/core/csv.ts
-// or as JSONL in the shape the API returns (contract §2.6). The columns are fixed by the
-// export's fields and filters, never by the first row.
+// Company records as lines of an export file, in the CSV dialect of src/core/csv.ts or as JSONL
+// in the shape the API returns (contract §2.6). The columns are fixed by the export's fields
+// and filters, never by the first row. Rows are encoded a slice at a time into one buffer
+// with the byte offset where each row ends, so that parts can be cut at exact row counts.
 import { pickFields, type Company } from '../core/company.js';
-import { companyCsvColumns, CSV_BOM, csvHeader, csvRow } from '../core/csv.js';
+import { companyCsvColumns, CSV_ARRAY_JOINER, CSV_BOM, CSV_LINE_END, CSV_SEPARATOR, csvField, csvHeader, type CsvValue } from '../core/csv.js';
 import type { ExportFormat } from '../core/values.js';
 
 export interface RowEncoder {
@@ -11,7 +12,6 @@ export interface RowEncoder {
   /** One record with its line end. */
   encode(company: Company): string;
   readonly extension: string;
-  readonly contentType: string;
 }
 
 export interface EncoderOptions {
@@ -21,21 +21,78 @@ export interface EncoderOptions {
   distance: boolean;
 }
 
+/** Encoded rows: `bytes` holds them all, row i ends at `ends[i]`. */
+export interface EncodedSlice {
+  bytes: Uint8Array;
+  ends: Uint32Array;
+  rows: number;
+}
+
 export function rowEncoder(format: ExportFormat, opts: EncoderOptions): RowEncoder {
   const fields = opts.fields ?? undefined;
   if (format === 'csv') {
     const columns = companyCsvColumns({ fields, distance: opts.distance });
-    return {
-      preamble: CSV_BOM + csvHeader(columns),
-      encode: (c) => csvRow(c as unknown as Record<string, unknown>, columns),
-      extension: 'csv',
-      contentType: 'text/csv; charset=utf-8',
+    return { preamble: CSV_BOM + csvHeader(columns), encode: csvLineEncoder(columns), extension: 'csv' };
+  }
+  return { preamble: '', encode: (c) => JSON.stringify(pickFields(c, fields)) + '\n', extension: 'jsonl' };
+}
+
+/**
+ * csvRow of src/core/csv.ts compiled for a fixed column list: each column reads its dotted
+ * path directly instead of flattening every record into a new object first. Same output
+ * (the export tests compare it with csvRow): an array is joined with commas, a missing or
+ * null value (or a null parent such as `location`) is an empty field.
+ */
+export function csvLineEncoder(columns: readonly string[]): (record: Company) => string {
+  const getters = columns.map((column) => pathGetter(column.split('.')));
+  return (record) => {
+    let line = csvField(getters[0](record));
+    for (let i = 1; i < getters.length; i++) line += CSV_SEPARATOR + csvField(getters[i](record));
+    return line + CSV_LINE_END;
+  };
+}
+
+function leaf(value: unknown): CsvValue {
+  if (Array.isArray(value)) return value.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v))).join(CSV_ARRAY_JOINER);
+  if (value !== null && typeof value === 'object') return undefined; // flattened into deeper columns
+  return value as CsvValue;
+}
+
+function pathGetter(path: string[]): (record: object) => CsvValue {
+  if (path.length === 1) {
+    const [key] = path;
+    return (r) => leaf((r as Record<string, unknown>)[key]);
+  }
+  if (path.length === 2) {
+    const [outer, inner] = path;
+    return (r) => {
+      const o = (r as Record<string, unknown>)[outer];
+      return o !== null && typeof o === 'object' && !Array.isArray(o) ? leaf((o as Record<string, unknown>)[inner]) : undefined;
     };
   }
-  return {
-    preamble: '',
-    encode: (c) => JSON.stringify(pickFields(c, fields)) + '\n',
-    extension: 'jsonl',
-    contentType: 'application/x-ndjson; charset=utf-8',
+  return (r) => {
+    let v: unknown = r;
+    for (const key of path) {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+      v = (v as Record<string, unknown>)[key];
+    }
+    return leaf(v);
   };
+}
+
+/** Encodes records into one buffer of its own (transferable to another thread). */
+export function encodeSlice(companies: readonly Company[], encoder: RowEncoder): EncodedSlice {
+  const lines = new Array<string>(companies.length);
+  const ends = new Uint32Array(companies.length);
+  let offset = 0;
+  for (let i = 0; i < companies.length; i++) {
+    const line = encoder.encode(companies[i]);
+    lines[i] = line;
+    offset += Buffer.byteLength(line, 'utf8');
+    ends[i] = offset;
+  }
+  const bytes = Buffer.allocUnsafeSlow(offset);
+  const written = bytes.write(lines.join(''), 'utf8');
+  if (written !== offset) throw new Error('encoded length mismatch');
+  return { bytes, ends, rows: companies.length };
 }

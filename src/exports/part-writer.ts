@@ -1,9 +1,10 @@
-// Writes an export's lines into part files of at most `partRows` rows each. A part is written
-// under a temporary name and renamed only when it is complete and on disk, so a finished name
-// never holds a partial file. Rows, bytes and sha256 are counted from the bytes written.
+// Writes an export's encoded rows into part files of at most `partRows` rows each. A part is
+// written under a temporary name and renamed only when it is complete and on disk, so a
+// finished name never holds a partial file. Rows, bytes and sha256 come from the bytes written.
 import { createHash, type Hash } from 'node:crypto';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { EncodedSlice } from './encoders.js';
 
 export interface WrittenPart {
   /** File name inside the export's folder. */
@@ -21,9 +22,6 @@ export interface PartWriterOptions {
   extension: string;
 }
 
-/** Flush to disk after about this many characters. */
-const FLUSH_CHARS = 1 << 20;
-
 interface OpenPart {
   name: string;
   handle: FileHandle;
@@ -39,23 +37,23 @@ export function partFileName(index: number, extension: string): string {
 export class PartWriter {
   private readonly parts: WrittenPart[] = [];
   private current: OpenPart | null = null;
-  private chunks: string[] = [];
-  private chars = 0;
 
   constructor(private readonly opts: PartWriterOptions) {}
 
-  /**
-   * Adds one line. Returns a promise only when the caller must wait (a flush or a part
-   * boundary), so the common case costs no await.
-   */
-  write(line: string): Promise<void> | undefined {
-    if (this.current === null) return this.openPart().then(() => this.write(line));
-    this.chunks.push(line);
-    this.chars += line.length;
-    this.current.rows++;
-    if (this.current.rows >= this.opts.partRows) return this.closePart();
-    if (this.chars >= FLUSH_CHARS) return this.flush();
-    return undefined;
+  /** Appends a slice of rows, closing a part whenever it reaches partRows. */
+  async write(slice: EncodedSlice): Promise<void> {
+    let row = 0;
+    while (row < slice.rows) {
+      if (this.current === null) await this.openPart();
+      const part = this.current!;
+      const take = Math.min(slice.rows - row, this.opts.partRows - part.rows);
+      const start = row === 0 ? 0 : slice.ends[row - 1];
+      const end = slice.ends[row + take - 1];
+      await this.append(slice.bytes.subarray(start, end));
+      part.rows += take;
+      row += take;
+      if (part.rows >= this.opts.partRows) await this.closePart();
+    }
   }
 
   /** Closes the last part; an export without rows still gets one part (its header, for CSV). */
@@ -69,7 +67,6 @@ export class PartWriter {
   async abort(): Promise<void> {
     const part = this.current;
     this.current = null;
-    this.chunks = [];
     if (part) {
       await part.handle.close().catch(() => undefined);
       await rm(join(this.opts.dir, `${part.name}.tmp`), { force: true });
@@ -80,27 +77,21 @@ export class PartWriter {
     const name = partFileName(this.parts.length + 1, this.opts.extension);
     const handle = await open(join(this.opts.dir, `${name}.tmp`), 'w');
     this.current = { name, handle, hash: createHash('sha256'), rows: 0, bytes: 0 };
-    this.chunks = [this.opts.preamble];
-    this.chars = this.opts.preamble.length;
+    if (this.opts.preamble) await this.append(Buffer.from(this.opts.preamble, 'utf8'));
   }
 
-  private async flush(): Promise<void> {
+  private async append(bytes: Uint8Array): Promise<void> {
     const part = this.current!;
-    if (this.chunks.length === 0) return;
-    const buffer = Buffer.from(this.chunks.join(''), 'utf8');
-    this.chunks = [];
-    this.chars = 0;
-    part.hash.update(buffer);
-    part.bytes += buffer.length;
+    part.hash.update(bytes);
+    part.bytes += bytes.length;
     let offset = 0;
-    while (offset < buffer.length) {
-      const { bytesWritten } = await part.handle.write(buffer, offset, buffer.length - offset);
+    while (offset < bytes.length) {
+      const { bytesWritten } = await part.handle.write(bytes, offset, bytes.length - offset);
       offset += bytesWritten;
     }
   }
 
   private async closePart(): Promise<void> {
-    await this.flush();
     const part = this.current!;
     await part.handle.datasync();
     await part.handle.close();

@@ -1,5 +1,5 @@
-// One run of one export: stream the matching companies from the store (bounded memory), encode
-// them, write them into parts, and settle the export as completed or failed with its event.
+// One run of one export: read the matching companies from the store a slice at a time (bounded
+// memory), encode them, write them into parts, and settle the export as completed or failed with its event.
 // A run always starts from scratch: whatever an interrupted run left in the folder is removed.
 import { mkdir, rm } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -8,10 +8,11 @@ import { FILTERS_SCHEMA, normalizeFilters, type SearchFilters } from '../core/se
 import { LIMITS } from '../core/values.js';
 import type { ServerContext } from '../server/context.js';
 import type { StoredExport } from '../store/exports.js';
-import { rowEncoder } from './encoders.js';
+import { rowEncoder, type EncodedSlice } from './encoders.js';
 import { exportFolder } from './files.js';
 import { PartWriter } from './part-writer.js';
 import { presentExport } from './present.js';
+import { defaultThreadCount, inlineSource, threadedSource, threadsAvailable } from './sources.js';
 
 export type RunOutcome = 'completed' | 'failed' | 'missing' | 'settled';
 
@@ -22,8 +23,14 @@ export interface RunControl {
   heartbeat(): Promise<void>;
   /** Awaited after each batch of rows; tests slow a run down with it. */
   afterBatch?: (rowsSoFar: number) => Promise<void>;
-  /** Rows read from the store at a time (default 2000). */
+  /** Rows read from the store at a time on the inline path (default 2000). */
   batchRows?: number;
+  /** Encoding threads for a large export (default: the cores, at most 3); 0 keeps every run inline. */
+  threads?: number;
+  /** Exports estimated at fewer rows run inline (default 50,000). */
+  threadMinRows?: number;
+  /** Row numbers a thread reads at a time (default 10,000). */
+  threadSpan?: number;
 }
 
 export class RunInterrupted extends Error {
@@ -34,6 +41,9 @@ export class RunInterrupted extends Error {
 }
 
 const DEFAULT_BATCH_ROWS = 2000;
+const THREAD_MIN_ROWS = 50_000;
+/** Row numbers a thread reads at a time. */
+const THREAD_SPAN = 10_000;
 const HEARTBEAT_MS = 5000;
 const PROGRESS_MS = 1000;
 /** Give the HTTP server a turn at least this often. */
@@ -57,28 +67,33 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
 
   const dir = exportFolder(options, exportId);
   let writer: PartWriter | null = null;
+  let source: AsyncGenerator<EncodedSlice> | null = null;
   try {
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     const filters = exportFilters(e.filters);
-    const encoder = rowEncoder(e.format, { fields: e.fields, distance: filters.near !== undefined });
+    const encoderOptions = { fields: e.fields, distance: filters.near !== undefined };
+    const encoder = rowEncoder(e.format, encoderOptions);
     writer = new PartWriter({
       dir,
       partRows: options.exportPartRows ?? LIMITS.exportPartRows,
       preamble: encoder.preamble,
       extension: encoder.extension,
     });
-    const batchRows = control.batchRows ?? DEFAULT_BATCH_ROWS;
+    const threads = control.threads ?? defaultThreadCount();
+    const threaded = threads > 0 && e.estimated_rows >= (control.threadMinRows ?? THREAD_MIN_ROWS) && threadsAvailable();
+    source = threaded
+      ? threadedSource({ location: store.location, filters, format: e.format, encoder: encoderOptions }, await store.companies.lastRow(), { threads, span: control.threadSpan ?? THREAD_SPAN })
+      : inlineSource(store, filters, encoder, control.batchRows ?? DEFAULT_BATCH_ROWS);
+
     let rows = 0;
     let lastTurn = Date.now();
     let lastBeat = lastTurn;
     let lastProgress = lastTurn;
-    for await (const company of store.companies.stream(filters, { batchSize: batchRows })) {
-      const pending = writer.write(encoder.encode(company));
-      if (pending) await pending;
-      rows++;
-      if (rows % batchRows !== 0) continue;
+    for await (const slice of source) {
       if (control.signal.aborted) throw new RunInterrupted();
+      await writer.write(slice);
+      rows += slice.rows;
       if (control.afterBatch) await control.afterBatch(rows);
       const now = Date.now();
       if (now - lastBeat >= HEARTBEAT_MS) {
@@ -118,6 +133,7 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
     );
     return ok ? 'completed' : 'settled';
   } catch (err) {
+    await source?.return(undefined).catch(() => undefined);
     await writer?.abort().catch(() => undefined);
     if (err instanceof RunInterrupted) throw err;
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);

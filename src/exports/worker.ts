@@ -18,6 +18,9 @@ export interface ExportWorkerOptions {
   /** Awaited after each batch of rows (tests use it to catch a run in the middle). */
   afterBatch?: RunControl['afterBatch'];
   batchRows?: number;
+  threads?: number;
+  threadMinRows?: number;
+  threadSpan?: number;
   pollMs?: number;
 }
 
@@ -52,6 +55,9 @@ export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions
       heartbeat: () => store.jobs.extend(job.id, LEASE_MS),
       afterBatch: opts.afterBatch,
       batchRows: opts.batchRows,
+      threads: opts.threads,
+      threadMinRows: opts.threadMinRows,
+      threadSpan: opts.threadSpan,
     };
     try {
       const outcome = await runExport(ctx, exportId, control);

@@ -30,6 +30,13 @@ export interface CompanyRepository {
   count(filters: SearchFilters, budgetMs: number): Promise<CountResult>;
   /** By public id or by org_nr (with or without hyphen), any status. */
   get(idOrOrgNr: string, opts?: { expand?: readonly string[] }): Promise<Company | null>;
+  /**
+   * The matching companies whose row number (the number in their id) is in (afterRow, untilRow],
+   * in id order, in one read: exports read a large result as such slices, several at a time.
+   */
+  slice(filters: SearchFilters, afterRow: number, untilRow: number, opts?: { expand?: readonly string[] }): Promise<Company[]>;
+  /** The highest row number in use, 0 when the register is empty. */
+  lastRow(): Promise<number>;
   /** Every matching company in id order, read in batches so memory stays bounded. */
   stream(filters: SearchFilters, opts?: { batchSize?: number; expand?: readonly string[] }): AsyncIterable<Company>;
   /** Upserts by org_nr in one transaction and writes the implied events to the outbox. */
@@ -61,10 +68,28 @@ export interface JobQueue {
   /** Puts the job back to run at `runAt`, counting the attempt. */
   retry(jobId: string, runAt: Date, error: string): Promise<void>;
   fail(jobId: string, error: string): Promise<void>;
+  /** Enqueues several jobs in one transaction; each key dedupes as in enqueue. */
+  enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void>;
+  /** Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first. */
+  claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]>;
+  /** Completes, retries or fails several claimed jobs in one transaction. */
+  settle(results: readonly JobSettlement[]): Promise<void>;
+}
+
+export type JobSettlement =
+  | { jobId: string; outcome: 'complete' }
+  | { jobId: string; outcome: 'retry'; runAt: Date; error: string }
+  | { jobId: string; outcome: 'fail'; error: string };
+
+/** Where a store lives: enough for another thread or process to open it with openStore. */
+export interface StoreLocation {
+  dbPath?: string;
+  databaseUrl?: string;
 }
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
+  readonly location: StoreLocation;
   readonly companies: CompanyRepository;
   readonly accounts: AccountRepository;
   readonly exports: ExportRepository;

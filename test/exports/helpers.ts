@@ -23,7 +23,7 @@ export interface TestServer {
   cleanup(): Promise<void>;
 }
 
-export async function startTestServer(opts: Partial<StartOptions> = {}): Promise<TestServer> {
+export async function startTestServer(opts: Partial<StartOptions> = {}, start: typeof startServer = startServer): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'bolag-exports-test-'));
   const dbPath = join(dir, 'register.db');
   const exportDir = join(dir, 'exports');
@@ -37,7 +37,7 @@ export async function startTestServer(opts: Partial<StartOptions> = {}): Promise
     url: '',
     key: '',
     async start(extra = {}) {
-      t.server = await startServer({ ...base, ...extra });
+      t.server = await start({ ...base, ...extra });
       t.url = t.server.url;
       if (t.server.apiKey) t.key = t.server.apiKey;
       return t.server;

@@ -10,6 +10,7 @@ import { countCompanies, searchCompanies } from './company-search.js';
 import { CompanyWriter } from './company-writer.js';
 import type { Db } from './database.js';
 import { filterSql, haversineKm } from './filter-sql.js';
+import { readSlice } from './company-slices.js';
 import { bulkLoadCompanies, type SeedProgress } from './seeder.js';
 
 export class SqliteCompanyRepository implements CompanyRepository {
@@ -27,6 +28,14 @@ export class SqliteCompanyRepository implements CompanyRepository {
     const expand = opts.expand?.includes('latest_financials') ?? false;
     const row = this.findRow(idOrOrgNr, expand);
     return row ? rowToCompany(row, { expand }) : null;
+  }
+
+  async slice(filters: SearchFilters, afterRow: number, untilRow: number, opts: { expand?: readonly string[] } = {}): Promise<Company[]> {
+    return readSlice(this.db, filters, afterRow, untilRow, opts.expand?.includes('latest_financials') ?? false);
+  }
+
+  async lastRow(): Promise<number> {
+    return this.db.prepare('SELECT coalesce(max(rowid), 0) FROM companies').pluck().get() as number;
   }
 
   async *stream(filters: SearchFilters, opts: { batchSize?: number; expand?: readonly string[] } = {}): AsyncIterable<Company> {

@@ -7,15 +7,17 @@ import { COMPANY_INDEXES, MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
-export function openDatabase(path: string, opts: { readonly?: boolean } = {}): Db {
+export function openDatabase(path: string, opts: { readonly?: boolean; bulkReader?: boolean } = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: opts.readonly ?? false });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
-  db.pragma('cache_size = -65536'); // 64 MiB page cache
-  db.pragma('mmap_size = 1073741824');
+  // A bulk reader scans the whole register once: a small cache and no memory map, so its
+  // pages do not stay resident.
+  db.pragma(opts.bulkReader ? 'cache_size = -8192' : 'cache_size = -65536'); // 8 or 64 MiB page cache
+  db.pragma(opts.bulkReader ? 'mmap_size = 0' : 'mmap_size = 1073741824');
   db.pragma('temp_store = MEMORY');
   if (!opts.readonly) migrate(db);
   return db;

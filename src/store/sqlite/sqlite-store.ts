@@ -1,5 +1,5 @@
 // The embedded store: one SQLite file holds the register, accounts, jobs and the outbox.
-import type { Store } from '../store.js';
+import type { Store, StoreLocation } from '../store.js';
 import { SqliteAccountRepository } from './account-repository.js';
 import { SqliteCompanyRepository } from './company-repository.js';
 import { openDatabase, type Db } from './database.js';
@@ -11,6 +11,7 @@ import { SqliteWebhookRepository } from './webhook-repository.js';
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
+  readonly location: StoreLocation;
   readonly companies: SqliteCompanyRepository;
   readonly accounts: SqliteAccountRepository;
   readonly exports: SqliteExportRepository;
@@ -19,6 +20,7 @@ export class SqliteStore implements Store {
   readonly jobs: SqliteJobQueue;
 
   constructor(readonly db: Db) {
+    this.location = { dbPath: db.name };
     db.function('distance_km', { deterministic: true }, (lat1, lng1, lat2, lng2) =>
       lat1 === null || lng1 === null ? null : haversineKm(lat1 as number, lng1 as number, lat2 as number, lng2 as number),
     );
@@ -40,6 +42,6 @@ export class SqliteStore implements Store {
   }
 }
 
-export function openSqliteStore(path: string): SqliteStore {
-  return new SqliteStore(openDatabase(path));
+export function openSqliteStore(path: string, opts: { bulkReader?: boolean } = {}): SqliteStore {
+  return new SqliteStore(openDatabase(path, opts.bulkReader ? { readonly: true, bulkReader: true } : {}));
 }
