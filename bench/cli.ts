@@ -5,7 +5,7 @@
 //      pages in its own process (goal: >= 25,000 rows/s and >= 80 % of the bare loop).
 // BOLAG_BENCH_DB=path reuses a register (seeded on first use) instead of a throwaway one.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +40,11 @@ export async function runCliBench(args: string[] = []): Promise<CliBenchResult> 
   const server = await startServer({ port: 0, host: '127.0.0.1', dbPath, seedCount: rows, rateLimit: { max: 0, windowMs: 60_000 }, workers: false });
   if (fresh) console.log(`  (seeded ${rows.toLocaleString('en')} companies in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s)`);
   try {
-    const apiKey = server.apiKey ?? process.env.BOLAG_BENCH_KEY;
-    if (!apiKey) throw new Error('no API key: set BOLAG_BENCH_KEY when reusing BOLAG_BENCH_DB');
+    // A reused register keeps the key of its first run beside it.
+    const keyFile = `${dbPath}.bench-key`;
+    if (server.apiKey && keep) writeFileSync(keyFile, server.apiKey, { mode: 0o600 });
+    const apiKey = server.apiKey ?? (existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : process.env.BOLAG_BENCH_KEY);
+    if (!apiKey) throw new Error(`no API key for ${dbPath}: set BOLAG_BENCH_KEY`);
     const env: NodeJS.ProcessEnv = { ...process.env, BOLAG_BASE_URL: server.url, BOLAG_API_KEY: apiKey };
     delete env.BOLAG_PROFILE;
 
