@@ -18,7 +18,7 @@ export function addParamFlags(cmd: Command, flags: readonly ParamFlag[], opts: A
     if (flag.kind === 'boolean') {
       const note = opts.negationNote === false ? '' : ` (--no-${flag.name} for false)`;
       const positive = new Option(`--${flag.name}`, `${description}${note}`);
-      const negative = new Option(`--no-${flag.name}`).hideHelp();
+      const negative = new Option(`--no-${flag.name}`, `The opposite of --${flag.name}`).hideHelp();
       if (opts.group) positive.helpGroup(opts.group);
       cmd.addOption(positive).addOption(negative);
       continue;

@@ -23,9 +23,12 @@ export async function searchRun(opts: SearchOptions): Promise<void> {
   const client = await factory.httpClient();
   const { cursor: startCursor, limit, ...query } = opts.params;
 
+  // The total is counted once, on the first request of a run, not again for every page.
+  let requests = 0;
   const fetchPage = async (cursor: string | undefined, pageLimit: number | undefined, extra: Record<string, string | boolean> = {}): Promise<Page<Row>> => {
+    const { include_total, ...rest } = query;
     const res = await client.get<CompanyPageBody>('/companies', {
-      query: { ...query, ...extra, cursor: cursor as string | undefined, limit: pageLimit },
+      query: { ...rest, ...(requests++ === 0 ? { include_total } : {}), ...extra, cursor: cursor as string | undefined, limit: pageLimit },
       signal: interrupt,
     });
     const p = res.data.pagination;
@@ -49,12 +52,14 @@ export async function searchRun(opts: SearchOptions): Promise<void> {
   const resumeHint = () => (resume ? `Interrupted; resume with: --cursor ${resume}` : 'Interrupted.');
   let written = 0;
   let last: Page<Row> | undefined;
+  let total: { n: number; estimated: boolean } | undefined;
   try {
     await sink.write(formatter.start());
     for (;;) {
       const step = await interruptible(pages.next(), interrupt, resumeHint);
       if (step.done) break;
       last = step.value;
+      if (total === undefined && last.total !== undefined) total = { n: last.total, estimated: Boolean(last.totalEstimated) };
       await sink.write(formatter.page(last.rows));
       written += last.rows.length;
       resume = last.nextCursor;
@@ -68,9 +73,9 @@ export async function searchRun(opts: SearchOptions): Promise<void> {
   if (written === 0 && io.stdoutIsTTY) factory.notice('No companies matched.');
   const stoppedEarly = last?.hasMore && last.nextCursor;
   if (stoppedEarly && (!follow || (opts.max !== undefined && written >= opts.max))) {
-    const total = last?.total !== undefined ? ` of ${last.totalEstimated ? '~' : ''}${formatNumber(last.total)}` : '';
-    factory.notice(`Showed ${formatNumber(written)}${total} companies; more with: --cursor ${last?.nextCursor}${follow ? '' : ' (or --all)'}`);
-  } else if (last?.total !== undefined && io.stdoutIsTTY) {
-    factory.notice(`${formatNumber(written)} of ${last.totalEstimated ? '~' : ''}${formatNumber(last.total)} companies`);
+    const of = total ? ` of ${total.estimated ? '~' : ''}${formatNumber(total.n)}` : '';
+    factory.notice(`Showed ${formatNumber(written)}${of} companies; more with: --cursor ${last?.nextCursor}${follow ? '' : ' (or --all)'}`);
+  } else if (total && io.stdoutIsTTY) {
+    factory.notice(`${formatNumber(written)} of ${total.estimated ? '~' : ''}${formatNumber(total.n)} companies`);
   }
 }
