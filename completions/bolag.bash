@@ -4,7 +4,8 @@
 
 _bolag_commands() {
   case "$1" in
-    '') echo 'search company login config webhooks listen verify serve db admin completion' ;;
+    '') echo 'search export company login config webhooks listen verify serve db admin completion' ;;
+    'export') echo 'create get wait download' ;;
     'config') echo 'get set unset list' ;;
     'webhooks') echo 'create list get update delete rotate-secret test deliveries' ;;
     'db') echo 'seed import stats' ;;
@@ -17,6 +18,11 @@ _bolag_options() {
   case "$1" in
     '') echo '--version --base-url --api-key --profile --local --db --verbose --quiet --no-color --help' ;;
     'search') echo '--category --sni --county --municipality --city --postal-code --legal-form --status --website-status --has-financials --no-has-financials --employees-class --revenue-min --revenue-max --profit-min --profit-max --equity-ratio-min --revenue-growth-min --trend --f-skatt --no-f-skatt --vat-registered --no-vat-registered --employer-registered --no-employer-registered --verified --no-verified --registered-from --registered-to --near --radius-km --exclude-advertising-blocked --no-exclude-advertising-blocked --sort --limit --cursor --include-total --no-include-total --fields --expand --all --max --count --format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'export') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'export create') echo '--q --category --sni --county --municipality --city --postal-code --legal-form --status --website-status --has-financials --no-has-financials --employees-class --revenue-min --revenue-max --profit-min --profit-max --equity-ratio-min --revenue-growth-min --trend --f-skatt --no-f-skatt --vat-registered --no-vat-registered --employer-registered --no-employer-registered --verified --no-verified --registered-from --registered-to --near --radius-km --exclude-advertising-blocked --no-exclude-advertising-blocked --format --fields --wait --out --idempotency-key --json --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'export get') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'export wait') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'export download') echo '--out --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'company') echo '--format --expand --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'login') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'config') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
@@ -83,6 +89,35 @@ _bolag_takes_value() {
     'search|--expand') return 0 ;;
     'search|--max') return 0 ;;
     'search|--format') return 0 ;;
+    'export create|--q') return 0 ;;
+    'export create|--category') return 0 ;;
+    'export create|--sni') return 0 ;;
+    'export create|--county') return 0 ;;
+    'export create|--municipality') return 0 ;;
+    'export create|--city') return 0 ;;
+    'export create|--postal-code') return 0 ;;
+    'export create|--legal-form') return 0 ;;
+    'export create|--status') return 0 ;;
+    'export create|--website-status') return 0 ;;
+    'export create|--employees-class') return 0 ;;
+    'export create|--revenue-min') return 0 ;;
+    'export create|--revenue-max') return 0 ;;
+    'export create|--profit-min') return 0 ;;
+    'export create|--profit-max') return 0 ;;
+    'export create|--equity-ratio-min') return 0 ;;
+    'export create|--revenue-growth-min') return 0 ;;
+    'export create|--trend') return 0 ;;
+    'export create|--registered-from') return 0 ;;
+    'export create|--registered-to') return 0 ;;
+    'export create|--near') return 0 ;;
+    'export create|--radius-km') return 0 ;;
+    'export create|--format') return 0 ;;
+    'export create|--fields') return 0 ;;
+    'export create|--out') return 0 ;;
+    'export create|--idempotency-key') return 0 ;;
+    'export get|--format') return 0 ;;
+    'export wait|--format') return 0 ;;
+    'export download|--out') return 0 ;;
     'company|--format') return 0 ;;
     'company|--expand') return 0 ;;
     'webhooks create|--url') return 0 ;;
@@ -146,6 +181,18 @@ _bolag_values() {
     'search|--sort') printf '%s\n' 'relevance' '-relevance' 'distance' '-distance' 'name' '-name' 'revenue' '-revenue' 'profit' '-profit' 'registration_date' '-registration_date' 'equity_ratio' '-equity_ratio' 'revenue_growth' '-revenue_growth' 'employees_class' '-employees_class' ;;
     'search|--expand') printf '%s\n' 'latest_financials' ;;
     'search|--format') printf '%s\n' 'table' 'csv' 'jsonl' 'json' ;;
+    'export create|--category') printf '%s\n' 'jordbruk-skog-fiske' 'vaxtodling' 'djuruppfodning' 'skogsbruk' 'fiske-och-vattenbruk' 'utvinning' 'gruvor' 'grus-och-sten' 'service-till-utvinning' 'tillverkning' 'livsmedel-och-dryck' 'textil-och-klader' 'tra-och-mobler' 'kemi-och-plast' 'metall-och-maskiner' 'elektronik' 'energi-och-miljo' 'energi' 'vatten-och-avlopp' 'avfall-och-atervinning' 'bygg' 'husbyggnad' 'snickerier' 'elinstallation' 'vvs' 'maleri' 'takarbeten' 'fordon' 'bilhandel' 'bilverkstader' 'handel' 'partihandel' 'dagligvaruhandel' 'klader-och-skor' 'hem-och-fritid' 'e-handel' 'restaurang-och-cafe' 'restauranger' 'catering' 'barer' 'hotell-och-turism' 'hotell' 'camping-och-stugbyar' 'resebyraer' 'transport' 'akerier' 'flyttfirmor' 'taxi' 'persontrafik' 'lager-och-logistik' 'bud-och-post' 'it' 'programmering' 'it-konsulter' 'drift-och-hosting' 'telekom' 'media-och-reklam' 'forlag' 'film-tv-och-musik' 'reklam-och-pr' 'marknadsundersokning' 'finans' 'holdingbolag' 'bank-och-kredit' 'investering-och-vardepapper' 'forsakring' 'fastigheter' 'uthyrning-bostader' 'uthyrning-lokaler' 'bostadsrattsforeningar' 'fastighetsmaklare' 'fastighetsforvaltning' 'konsulter' 'redovisning-och-revision' 'juridik' 'managementkonsulter' 'arkitekter-och-ingenjorer' 'forskning-och-utveckling' 'design-och-foto' 'foretagstjanster' 'bemanning-och-rekrytering' 'stadning' 'fastighetsservice-och-tradgard' 'sakerhet' 'uthyrning-och-leasing' 'kontorstjanster' 'halsa-och-vard' 'lakare-och-vardcentraler' 'tandvard' 'fysioterapi' 'ovrig-vard' 'veterinarer' 'omsorg' 'aldreomsorg' 'funktionshinder' 'sociala-insatser' 'utbildning' 'forskolor' 'skolor' 'hogre-utbildning' 'trafikskolor' 'kurser-och-ovrig-utbildning' 'kultur-och-noje' 'artister-och-konstnarer' 'museer-och-bibliotek' 'spel-och-vadhallning' 'sport-och-gym' 'noje-och-fritid' 'skonhet-och-frisor' 'frisorer' 'skonhetsvard' 'massage-och-spa' 'personliga-tjanster' 'reparationer' 'tvatterier' 'begravningsbyraer' 'hushallstjanster' 'organisationer' 'bransch-och-fackorganisationer' 'religiosa-samfund' 'ideella-foreningar' 'offentlig-sektor' 'myndigheter' 'forsvar-och-rattsvasende' 'internationella-organisationer' 'ovrigt' ;;
+    'export create|--county') printf '%s\n' 'Stockholms län' 'Uppsala län' 'Södermanlands län' 'Östergötlands län' 'Jönköpings län' 'Kronobergs län' 'Kalmar län' 'Gotlands län' 'Blekinge län' 'Skåne län' 'Hallands län' 'Västra Götalands län' 'Värmlands län' 'Örebro län' 'Västmanlands län' 'Dalarnas län' 'Gävleborgs län' 'Västernorrlands län' 'Jämtlands län' 'Västerbottens län' 'Norrbottens län' ;;
+    'export create|--municipality') printf '%s\n' 'Upplands Väsby' 'Vallentuna' 'Österåker' 'Värmdö' 'Järfälla' 'Ekerö' 'Huddinge' 'Botkyrka' 'Salem' 'Haninge' 'Tyresö' 'Upplands-Bro' 'Nykvarn' 'Täby' 'Danderyd' 'Sollentuna' 'Stockholm' 'Södertälje' 'Nacka' 'Sundbyberg' 'Solna' 'Lidingö' 'Vaxholm' 'Norrtälje' 'Sigtuna' 'Nynäshamn' 'Håbo' 'Älvkarleby' 'Knivsta' 'Heby' 'Tierp' 'Uppsala' 'Enköping' 'Östhammar' 'Vingåker' 'Gnesta' 'Nyköping' 'Oxelösund' 'Flen' 'Katrineholm' 'Eskilstuna' 'Strängnäs' 'Trosa' 'Ödeshög' 'Ydre' 'Kinda' 'Boxholm' 'Åtvidaberg' 'Finspång' 'Valdemarsvik' 'Linköping' 'Norrköping' 'Söderköping' 'Motala' 'Vadstena' 'Mjölby' 'Aneby' 'Gnosjö' 'Mullsjö' 'Habo' 'Gislaved' 'Vaggeryd' 'Jönköping' 'Nässjö' 'Värnamo' 'Sävsjö' 'Vetlanda' 'Eksjö' 'Tranås' 'Uppvidinge' 'Lessebo' 'Tingsryd' 'Alvesta' 'Älmhult' 'Markaryd' 'Växjö' 'Ljungby' 'Högsby' 'Torsås' 'Mörbylånga' 'Hultsfred' 'Mönsterås' 'Emmaboda' 'Kalmar' 'Nybro' 'Oskarshamn' 'Västervik' 'Vimmerby' 'Borgholm' 'Gotland' 'Olofström' 'Karlskrona' 'Ronneby' 'Karlshamn' 'Sölvesborg' 'Svalöv' 'Staffanstorp' 'Burlöv' 'Vellinge' 'Östra Göinge' 'Örkelljunga' 'Bjuv' 'Kävlinge' 'Lomma' 'Svedala' 'Skurup' 'Sjöbo' 'Hörby' 'Höör' 'Tomelilla' 'Bromölla' 'Osby' 'Perstorp' 'Klippan' 'Åstorp' 'Båstad' 'Malmö' 'Lund' 'Landskrona' 'Helsingborg' 'Höganäs' 'Eslöv' 'Ystad' 'Trelleborg' 'Kristianstad' 'Simrishamn' 'Ängelholm' 'Hässleholm' 'Hylte' 'Halmstad' 'Laholm' 'Falkenberg' 'Varberg' 'Kungsbacka' 'Härryda' 'Partille' 'Öckerö' 'Stenungsund' 'Tjörn' 'Orust' 'Sotenäs' 'Munkedal' 'Tanum' 'Dals-Ed' 'Färgelanda' 'Ale' 'Lerum' 'Vårgårda' 'Bollebygd' 'Grästorp' 'Essunga' 'Karlsborg' 'Gullspång' 'Tranemo' 'Bengtsfors' 'Mellerud' 'Lilla Edet' 'Mark' 'Svenljunga' 'Herrljunga' 'Vara' 'Götene' 'Tibro' 'Töreboda' 'Göteborg' 'Mölndal' 'Kungälv' 'Lysekil' 'Uddevalla' 'Strömstad' 'Vänersborg' 'Trollhättan' 'Alingsås' 'Borås' 'Ulricehamn' 'Åmål' 'Mariestad' 'Lidköping' 'Skara' 'Skövde' 'Hjo' 'Tidaholm' 'Falköping' 'Kil' 'Eda' 'Torsby' 'Storfors' 'Hammarö' 'Munkfors' 'Forshaga' 'Grums' 'Årjäng' 'Sunne' 'Karlstad' 'Kristinehamn' 'Filipstad' 'Hagfors' 'Arvika' 'Säffle' 'Lekeberg' 'Laxå' 'Hallsberg' 'Degerfors' 'Hällefors' 'Ljusnarsberg' 'Örebro' 'Kumla' 'Askersund' 'Karlskoga' 'Nora' 'Lindesberg' 'Skinnskatteberg' 'Surahammar' 'Kungsör' 'Hallstahammar' 'Norberg' 'Västerås' 'Sala' 'Fagersta' 'Köping' 'Arboga' 'Vansbro' 'Malung-Sälen' 'Gagnef' 'Leksand' 'Rättvik' 'Orsa' 'Älvdalen' 'Smedjebacken' 'Mora' 'Falun' 'Borlänge' 'Säter' 'Hedemora' 'Avesta' 'Ludvika' 'Ockelbo' 'Hofors' 'Ovanåker' 'Nordanstig' 'Ljusdal' 'Gävle' 'Sandviken' 'Söderhamn' 'Bollnäs' 'Hudiksvall' 'Ånge' 'Timrå' 'Härnösand' 'Sundsvall' 'Kramfors' 'Sollefteå' 'Örnsköldsvik' 'Ragunda' 'Bräcke' 'Krokom' 'Strömsund' 'Åre' 'Berg' 'Härjedalen' 'Östersund' 'Nordmaling' 'Bjurholm' 'Vindeln' 'Robertsfors' 'Norsjö' 'Malå' 'Storuman' 'Sorsele' 'Dorotea' 'Vännäs' 'Vilhelmina' 'Åsele' 'Umeå' 'Lycksele' 'Skellefteå' 'Arvidsjaur' 'Arjeplog' 'Jokkmokk' 'Överkalix' 'Kalix' 'Övertorneå' 'Pajala' 'Gällivare' 'Älvsbyn' 'Luleå' 'Piteå' 'Boden' 'Haparanda' 'Kiruna' ;;
+    'export create|--legal-form') printf '%s\n' 'aktiebolag' 'enskild_näringsidkare' 'handelsbolag' 'kommanditbolag' 'ekonomisk_förening' 'bostadsrättsförening' 'ideell_förening' 'stiftelse' 'filial' ;;
+    'export create|--status') printf '%s\n' 'aktiv' 'vilande' 'likvidation' 'konkurs' 'rekonstruktion' 'avregistrerad' 'all' ;;
+    'export create|--website-status') printf '%s\n' 'har_hemsida' 'ingen_hemsida' 'okänd' ;;
+    'export create|--employees-class') printf '%s\n' '0' '1-4' '5-9' '10-19' '20-49' '50-99' '100-199' '200-499' '500-999' '1000-1499' '1500-1999' '2000-2999' '3000-3999' '4000-4999' '5000-9999' '10000+' ;;
+    'export create|--trend') printf '%s\n' 'växande' 'stabil' 'minskande' 'okänd' ;;
+    'export create|--format') printf '%s\n' 'csv' 'jsonl' ;;
+    'export create|--fields') printf '%s\n' 'id' 'org_nr' 'name' 'legal_form' 'status' 'address' 'municipality' 'municipality_code' 'county' 'county_code' 'category' 'sni_codes' 'website' 'website_status' 'employees_class' 'trend' 'revenue' 'profit' 'equity_ratio' 'revenue_growth' 'has_financials' 'f_skatt' 'vat_registered' 'employer_registered' 'verified' 'advertising_blocked' 'registration_date' 'location' 'updated_at' ;;
+    'export get|--format') printf '%s\n' 'table' 'json' ;;
+    'export wait|--format') printf '%s\n' 'table' 'json' ;;
     'company|--format') printf '%s\n' 'table' 'json' ;;
     'company|--expand') printf '%s\n' 'latest_financials' ;;
     'webhooks create|--events') printf '%s\n' 'company.created' 'company.updated' 'company.status_changed' 'financials.published' 'export.completed' 'export.failed' ;;

@@ -37,7 +37,7 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 export async function exportForLink(ctx: ServerContext, exportId: string, target: LinkTarget, query: unknown): Promise<StoredExport> {
   const check = checkLink(ctx.signer, exportId, target, (query ?? {}) as Record<string, unknown>);
   if (!check.ok) {
-    if (check.reason === 'expired') throw new ApiError('link_expired', 'This download link has expired; get a fresh one with GET /exports/{id}.');
+    if (check.reason === 'expired') throw new ApiError('link_expired', 'This download link has expired: links last 24 hours after the export completes. Create the export again.');
     throw new ApiError('forbidden', 'This download link is not valid: its signature does not match.');
   }
   const e = await ctx.store.exports.getById(exportId);

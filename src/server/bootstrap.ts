@@ -16,8 +16,9 @@ export async function bootstrap(
   opts: { seedCount?: number; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void },
 ): Promise<BootstrapResult> {
   const result: BootstrapResult = { seeded: 0 };
-  const stats = await store.companies.stats();
-  if (stats.companies === 0) result.seeded = await seedRegister(store, { count: opts.seedCount, onProgress: opts.onProgress });
+  // lastRow, not stats(): stats counts by scanning the whole register, which on a large one
+  // costs seconds at every start and leaves the scanned pages resident.
+  if ((await store.companies.lastRow()) === 0) result.seeded = await seedRegister(store, { count: opts.seedCount, onProgress: opts.onProgress });
   if ((await store.accounts.countAccounts()) === 0) {
     const { key } = await issueKey(store, { account: 'local', plan: 'pro', scopes: [...SCOPES] });
     result.apiKey = key;

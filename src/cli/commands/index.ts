@@ -18,6 +18,7 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'search', summary: 'Search companies', load: async () => (await import('./search.js')).buildSearchCommand },
+  { name: 'export', summary: 'Create, wait for and download exports', load: async () => (await import('./export.js')).buildExportCommand },
   { name: 'company', summary: 'Show one company', load: async () => (await import('./company.js')).buildCompanyCommand },
   { name: 'login', summary: 'Save a base URL and API key in a profile', load: async () => (await import('./login.js')).buildLoginCommand },
   { name: 'config', summary: 'Read and change profiles', load: async () => (await import('./config.js')).buildConfigCommand },

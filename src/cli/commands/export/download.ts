@@ -1,0 +1,145 @@
+// Downloading an export: every part, each checked against its sha256 before it gets its final
+// name. A part is written to `<name>.part` first; an interrupted download resumes from there
+// with a Range request (If-Range on the part's ETag, so a changed file starts over), and a
+// part that does not match its checksum is never renamed into place.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { ExportFailedError, NetworkError } from '../../errors/index.js';
+import type { HttpClient } from '../../http-client.js';
+import type { IOStreams } from '../../io.js';
+import { formatNumber } from '../../output/swedish.js';
+import { spinnerFor, type Spinner } from './wait.js';
+import type { ExportFile, ExportRecord } from './types.js';
+
+export interface DownloadOptions {
+  client: HttpClient;
+  io: IOStreams;
+  signal: AbortSignal;
+  outDir: string;
+}
+
+/** Attempts per part: resumes after a broken connection, one fresh start after a bad checksum. */
+const ATTEMPTS = 4;
+
+const mb = (bytes: number) => `${formatNumber(Math.round((bytes / 1024 ** 2) * 10) / 10)} MB`;
+
+async function sizeOf(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return null;
+  }
+}
+
+async function sha256Of(path: string, signal: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { signal, highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** A file name from the server, kept to a plain name inside the output folder. */
+function safeName(file: ExportFile, exportId: string, index: number): string {
+  const name = basename(file.name ?? '');
+  return /^[\w.-]+$/.test(name) && !name.startsWith('.') ? name : `${exportId}-part-${String(index + 1).padStart(3, '0')}`;
+}
+
+/** Downloads every part of a completed export into outDir; returns the paths written. */
+export async function downloadExport(e: ExportRecord, opts: DownloadOptions): Promise<string[]> {
+  await mkdir(opts.outDir, { recursive: true });
+  const spinner = await spinnerFor(opts.io, `Downloading ${e.id}`);
+  const paths: string[] = [];
+  try {
+    for (const [i, file] of e.files.entries()) {
+      const target = join(opts.outDir, safeName(file, e.id, i));
+      const label = `Downloading ${e.files.length === 1 ? e.id : `part ${i + 1} of ${e.files.length}`}`;
+      await downloadPart(file, target, label, spinner, opts);
+      paths.push(target);
+    }
+  } catch (error) {
+    spinner.stop();
+    throw error;
+  }
+  const total = e.files.reduce((n, f) => n + f.bytes, 0);
+  spinner.succeed(`Downloaded ${e.files.length} ${e.files.length === 1 ? 'file' : 'files'} (${mb(total)}), sha256 verified`);
+  return paths;
+}
+
+async function downloadPart(file: ExportFile, target: string, label: string, spinner: Spinner, opts: DownloadOptions): Promise<void> {
+  // Already here and intact (a download run twice): nothing to fetch.
+  if ((await sizeOf(target)) === file.bytes && (await sha256Of(target, opts.signal)) === file.sha256) return;
+  const partial = `${target}.part`;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    let offset = (await sizeOf(partial)) ?? 0;
+    if (offset > file.bytes) {
+      await rm(partial, { force: true });
+      offset = 0;
+    }
+    try {
+      if (offset < file.bytes) await fetchInto(file, partial, offset, (done) => (spinner.text = `${label}: ${mb(done)} of ${mb(file.bytes)}`), opts);
+    } catch (error) {
+      if (opts.signal.aborted || !(error instanceof NetworkError || isBrokenBody(error))) throw error;
+      lastError = error; // the connection broke: resume from what arrived
+      continue;
+    }
+    // The checksum of what is on disk, read back: what the user gets is what was checked.
+    spinner.text = `${label}: checking sha256`;
+    const size = (await sizeOf(partial)) ?? 0;
+    if (size === file.bytes && (await sha256Of(partial, opts.signal)) === file.sha256) {
+      await rename(partial, target);
+      return;
+    }
+    // Wrong bytes: never keep them. Start this part over once more.
+    await rm(partial, { force: true });
+    lastError = new ExportFailedError(`${basename(target)} does not match its sha256 (${file.sha256}); the file was not kept.`, {
+      hint: 'run bolag export download again',
+    });
+  }
+  throw lastError instanceof ExportFailedError
+    ? lastError
+    : new ExportFailedError(`Downloading ${basename(target)} failed: ${(lastError as Error)?.message ?? lastError}`, {
+        hint: `run the same command again: it resumes from ${basename(partial)}`,
+      });
+}
+
+function isBrokenBody(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  return code.startsWith('UND_ERR') || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_STREAM_PREMATURE_CLOSE';
+}
+
+/** GETs the part from `offset` (206) or from the start (200: the server ignored the range) into `partial`. */
+async function fetchInto(
+  file: ExportFile,
+  partial: string,
+  offset: number,
+  progress: (done: number) => void,
+  opts: DownloadOptions,
+): Promise<void> {
+  const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, 'if-range': `"${file.sha256}"` } : {};
+  const res = await opts.client.stream('GET', file.url, { headers, signal: opts.signal });
+  // 206: the rest of the file. Anything else is the whole file, replacing what the partial held.
+  let position = res.status === 206 ? offset : 0;
+  const handle = await open(partial, position === 0 ? 'w' : 'r+');
+  try {
+    let lastShown = 0;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      let written = 0;
+      while (written < buf.length) {
+        const r = await handle.write(buf, written, buf.length - written, position + written);
+        written += r.bytesWritten;
+      }
+      position += buf.length;
+      const now = Date.now();
+      if (now - lastShown > 100) {
+        lastShown = now;
+        progress(position);
+      }
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,227 @@
+// The CLI's create → wait → download path with the real binary (node bin/bolag.js) against a
+// real server: files checked against a search with the same filters, every part against its
+// sha256, resumed partial files, refused corrupt ones, a failed export (exit 5).
+import { execa } from 'execa';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCsv } from '../../src/core/csv.js';
+import { ensureBuilt, ROOT } from './built.js';
+import { api, searchAll, startTestServer, waitForExport, type TestServer } from './helpers.js';
+
+let t: TestServer;
+let proxy: Proxy;
+let work: string;
+let port: number;
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** A pass-through proxy in front of the server, to see the Range headers and to corrupt a body on demand. */
+interface Proxy {
+  url: string;
+  target: URL;
+  ranges: string[];
+  corrupt: RegExp | null;
+  server: Server;
+}
+
+async function startProxy(target: URL): Promise<Proxy> {
+  const p: Proxy = { url: '', target, ranges: [], corrupt: null, server: undefined as unknown as Server };
+  p.server = createServer((req, res) => {
+    if (req.url?.includes('/files/')) p.ranges.push(String(req.headers.range ?? ''));
+    const upstream = request({ host: p.target.hostname, port: p.target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      const corrupt = p.corrupt !== null && p.corrupt.test(req.url ?? '');
+      let first = true;
+      up.on('data', (chunk: Buffer) => {
+        if (corrupt && first) {
+          chunk = Buffer.from(chunk);
+          chunk[chunk.length - 1] ^= 0xff;
+        }
+        first = false;
+        res.write(chunk);
+      });
+      up.on('end', () => res.end());
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((r) => p.server.listen(0, '127.0.0.1', r));
+  const address = p.server.address() as { port: number };
+  p.url = `http://127.0.0.1:${address.port}/api/public/v1`;
+  return p;
+}
+
+function bolag(args: string[], extra: Record<string, string> = {}) {
+  return execa('node', [join(ROOT, 'bin/bolag.js'), ...args], {
+    reject: false,
+    extendEnv: false,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: work,
+      BOLAG_HOME: join(work, 'home'),
+      BOLAG_BASE_URL: t.url,
+      BOLAG_API_KEY: t.key,
+      LANG: 'C.UTF-8',
+      ...extra,
+    },
+    cwd: work,
+  });
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+beforeAll(async () => {
+  await ensureBuilt();
+  work = mkdtempSync(join(tmpdir(), 'bolag-export-cli-'));
+  // Everything goes through the proxy: the server's public URL (its links) is the proxy's.
+  port = await freePort();
+  proxy = await startProxy(new URL(`http://127.0.0.1:${port}`));
+  t = await startTestServer({ port, exportPartRows: 500, seedCount: 6000, publicUrl: proxy.url });
+}, 240_000);
+
+afterAll(async () => {
+  await t?.cleanup();
+  proxy?.server.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('bolag export create --wait', () => {
+  it('gets the analyst every growing joinery in Västra Götaland with a website, as CSV, in one command', async () => {
+    const out = join(work, 'joinery');
+    const r = await bolag([
+      'export', 'create',
+      '--category', 'snickerier', '--county', 'Västra Götalands län', '--trend', 'växande', '--website-status', 'har_hemsida',
+      '--format', 'csv', '--wait', '--out', out,
+    ]);
+    expect(r.stderr).toBe(''); // quiet when stderr is not a terminal
+    expect(r.exitCode).toBe(0);
+    const paths = r.stdout.split('\n').filter(Boolean);
+    expect(paths).toHaveLength(1);
+    expect(paths[0]).toMatch(new RegExp(`^${out}/exp_[\\w-]+\\.csv$`));
+    expect(readdirSync(out)).toEqual([paths[0].slice(out.length + 1)]); // no .part left behind
+    const bytes = readFileSync(paths[0]);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const rows = parseCsv(bytes.toString('utf8'));
+    expect(rows[0].join(';')).toMatch(/^id;org_nr;name;legal_form;status;address\.street;/);
+    const searched = await searchAll(t, t.key, {
+      category: 'snickerier', county: '14', trend: 'växande', website_status: 'har_hemsida', exclude_advertising_blocked: 'true',
+    });
+    expect(searched.length).toBeGreaterThan(0);
+    const websiteAt = rows[0].indexOf('website');
+    expect(rows.slice(1).map((row) => row[0]).sort()).toEqual(searched.map((c) => c.id).sort());
+    for (const row of rows.slice(1)) expect(row[websiteAt]).toMatch(/^https?:\/\//);
+  }, 60_000);
+
+  it('downloads every part of a multi-part export and checks each against its sha256', async () => {
+    const out = join(work, 'all');
+    const r = await bolag(['export', 'create', '--status', 'all', '--no-exclude-advertising-blocked', '--format', 'jsonl', '--wait', '--out', out]);
+    expect(r.exitCode).toBe(0);
+    const paths = r.stdout.split('\n').filter(Boolean);
+    expect(paths).toHaveLength(12);
+    const id = /(exp_[\w-]+)-part-001\.jsonl$/.exec(paths[0])![1];
+    const e = (await api(t, t.key, 'GET', `/exports/${id}`)).body.data;
+    expect(e.row_count).toBe(6000);
+    paths.forEach((p, i) => {
+      const bytes = readFileSync(p);
+      expect(p.endsWith(e.files[i].name)).toBe(true);
+      expect(sha256(bytes)).toBe(e.files[i].sha256);
+      expect(bytes.toString('utf8').split('\n').filter(Boolean)).toHaveLength(e.files[i].rows);
+    });
+  }, 60_000);
+});
+
+describe('bolag export create|get|wait|download', () => {
+  it('creates without waiting, then gets, waits and downloads by id', async () => {
+    const created = await bolag(['export', 'create', '--county', '14', '--fields', 'name,website', '--idempotency-key', 'cli-same']);
+    expect(created.exitCode).toBe(0);
+    const record = JSON.parse(created.stdout);
+    expect(record).toMatchObject({ status: 'queued', format: 'csv', fields: ['name', 'website'] });
+    const again = await bolag(['export', 'create', '--county', '14', '--fields', 'name,website', '--idempotency-key', 'cli-same']);
+    expect(JSON.parse(again.stdout).id).toBe(record.id);
+
+    const waited = await bolag(['export', 'wait', record.id]);
+    expect(waited.exitCode).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ id: record.id, status: 'completed' });
+    const got = await bolag(['export', 'get', record.id]);
+    expect(JSON.parse(got.stdout).row_count).toBe(JSON.parse(waited.stdout).row_count);
+
+    const out = join(work, 'by-id');
+    const downloaded = await bolag(['export', 'download', record.id, '--out', out]);
+    expect(downloaded.exitCode).toBe(0);
+    const [path] = downloaded.stdout.split('\n').filter(Boolean);
+    expect(parseCsv(readFileSync(path, 'utf8'))[0]).toEqual(['id', 'name', 'website']);
+    // Run twice: the intact file is kept as it is.
+    expect((await bolag(['export', 'download', record.id, '--out', out])).stdout).toBe(downloaded.stdout);
+  }, 60_000);
+
+  it('resumes a partial file with a Range request and replaces a corrupt one', async () => {
+    const created = (await api(t, t.key, 'POST', '/exports', { format: 'csv', filters: { status: 'all' } })).body.data;
+    const e = await waitForExport(t, t.key, created.id);
+    expect(e.files.length).toBeGreaterThan(2);
+    const out = join(work, 'resume');
+    const parts = await Promise.all(e.files.map(async (f: any) => Buffer.from(await (await fetch(f.url)).arrayBuffer())));
+    rmSync(out, { recursive: true, force: true });
+    await execa('mkdir', ['-p', out]);
+    writeFileSync(join(out, `${e.files[0].name}.part`), parts[0].subarray(0, 1000)); // an interrupted download
+    writeFileSync(join(out, e.files[1].name), Buffer.from('not the export')); // a corrupt file under the final name
+    proxy.ranges = [];
+    const r = await bolag(['export', 'download', e.id, '--out', out]);
+    expect(r.exitCode).toBe(0);
+    expect(proxy.ranges[0]).toBe('bytes=1000-');
+    e.files.forEach((f: any, i: number) => expect(readFileSync(join(out, f.name)).equals(parts[i])).toBe(true));
+    expect(readdirSync(out).filter((n) => n.endsWith('.part'))).toEqual([]);
+  }, 60_000);
+
+  it('never leaves a file that does not match its sha256 under the final name (exit 5)', async () => {
+    const created = (await api(t, t.key, 'POST', '/exports', { format: 'jsonl', filters: { county: '01' } })).body.data;
+    const e = await waitForExport(t, t.key, created.id);
+    const out = join(work, 'corrupt');
+    proxy.corrupt = new RegExp(`/exports/${e.id}/files/1`);
+    try {
+      const r = await bolag(['export', 'download', e.id, '--out', out]);
+      expect(r.exitCode).toBe(5);
+      expect(r.stderr).toMatch(/sha256/);
+      expect(existsSync(join(out, e.files[0].name))).toBe(false);
+      expect(readdirSync(out)).toEqual([]);
+    } finally {
+      proxy.corrupt = null;
+    }
+  }, 60_000);
+
+  it('rejects bad flags before sending anything (exit 2) and reports an unknown export (exit 4)', async () => {
+    expect((await bolag(['export', 'create', '--county', 'Atlantis'])).exitCode).toBe(2);
+    expect((await bolag(['export', 'create', '--revenue-min', '10', '--revenue-max', '5'])).exitCode).toBe(2);
+    expect((await bolag(['export', 'create', '--out', 'x'])).exitCode).toBe(2);
+    expect((await bolag(['export', 'create', '--format', 'xml'])).exitCode).toBe(2);
+    const missing = await bolag(['export', 'get', 'exp_nope']);
+    expect(missing.exitCode).toBe(4);
+    expect(missing.stderr).toMatch(/req_/);
+  }, 60_000);
+});
+
+describe('a failed export', () => {
+  it('ends bolag export create --wait with exit 5 and the reason', async () => {
+    const blocked = join(work, 'blocked-file');
+    writeFileSync(blocked, 'x');
+    await t.stop();
+    await t.start({ exportDir: blocked });
+    try {
+      const r = await bolag(['export', 'create', '--county', '01', '--wait', '--out', join(work, 'failed')]);
+      expect(r.exitCode).toBe(5);
+      expect(r.stderr).toMatch(/failed: The export files could not be written/);
+      expect(r.stdout).toBe('');
+    } finally {
+      await t.stop();
+      await t.start();
+    }
+  }, 60_000);
+});
