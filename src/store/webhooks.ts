@@ -46,4 +46,9 @@ export interface WebhookRepository {
    * active webhook failing since `now`.
    */
   recordOutcome(id: string, ok: boolean, opts: { now: string; failingAfter: number }): Promise<void>;
+  /**
+   * Records several attempts and counts their outcomes (as recordDelivery and recordOutcome, in
+   * order, each at its delivery's created_at) in one transaction.
+   */
+  recordAttempts(items: readonly { delivery: StoredDelivery; ok: boolean }[], opts: { failingAfter: number }): Promise<void>;
 }

@@ -5,8 +5,8 @@ import type { LookupFunction } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { newId } from '../core/ids.js';
 import { LIMITS } from '../core/values.js';
-import type { Job, Store } from '../store/store.js';
-import type { StoredWebhook } from '../store/webhooks.js';
+import type { Job, JobSettlement, Store } from '../store/store.js';
+import type { StoredDelivery, StoredWebhook } from '../store/webhooks.js';
 import { refreshHealth, signingSecrets } from './health.js';
 import { createSafeDispatcher } from './safe-dispatcher.js';
 import { sendDelivery, type SendResult } from './sender.js';
@@ -15,6 +15,9 @@ import { webhookSignals } from './signals.js';
 import { staticUrlCheck } from './url-policy.js';
 
 export const DELIVER_JOB = 'webhook.deliver';
+
+const FLUSH_BATCH = 64;
+const FLUSH_DELAY_MS = 5;
 
 /** What a delivery job carries: the event's exact bytes, serialised once when it was fanned out. */
 export interface DeliverPayload {
@@ -46,6 +49,13 @@ export interface DeliveryWorkerOptions {
   now?: () => Date;
 }
 
+/** One finished attempt, waiting to be written with others in one transaction. */
+interface Settled {
+  delivery: StoredDelivery | null;
+  ok: boolean;
+  job: JobSettlement;
+}
+
 export class DeliveryWorker {
   private readonly schedule: readonly number[];
   private readonly disableAfter: number;
@@ -57,6 +67,9 @@ export class DeliveryWorker {
   private readonly now: () => Date;
   private readonly dispatcher: Dispatcher;
   private readonly inFlight = new Set<Promise<void>>();
+  private pending: Settled[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
   private stopping = false;
   private loop: Promise<void> | undefined;
 
@@ -68,9 +81,9 @@ export class DeliveryWorker {
     this.disableAfter = opts.disableAfterSeconds ?? LIMITS.webhookDisableAfterSeconds;
     this.failingAfter = opts.failingAfter ?? LIMITS.webhookFailingAfter;
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs;
-    this.concurrency = opts.concurrency ?? 32;
+    this.concurrency = opts.concurrency ?? 64;
     this.idlePollMs = opts.idlePollMs ?? 100;
-    // Long enough for the slowest attempt; a worker that dies leaves the job due again after it.
+    // Long enough for the slowest attempt and its write; a worker that dies leaves the job due again after it.
     this.leaseMs = this.timeoutMs * 3 + 5000;
     this.now = opts.now ?? (() => new Date());
     this.dispatcher = createSafeDispatcher({
@@ -89,46 +102,53 @@ export class DeliveryWorker {
     this.stopping = true;
     webhookSignals(this.store).delivery.wake();
     await this.loop;
+    await this.flush();
     await this.dispatcher.close().catch(() => undefined);
   }
 
   private async run(): Promise<void> {
     const wakeup = webhookSignals(this.store).delivery;
     while (!this.stopping) {
-      try {
-        while (!this.stopping && this.inFlight.size < this.concurrency) {
-          const job = await this.store.jobs.claim([DELIVER_JOB], this.leaseMs);
-          if (!job) break;
-          const p: Promise<void> = this.process(job)
-            .catch(() => undefined)
-            .finally(() => {
-              this.inFlight.delete(p);
-              wakeup.wake();
-            });
-          this.inFlight.add(p);
+      const free = this.concurrency - this.inFlight.size;
+      // Claim in batches (one transaction each): wait for a quarter of the slots to free up,
+      // unless nothing at all is in flight.
+      if (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0)) {
+        try {
+          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free);
+          for (const job of jobs) {
+            const p: Promise<void> = this.process(job)
+              .catch(() => undefined)
+              .finally(() => {
+                this.inFlight.delete(p);
+                wakeup.wake();
+              });
+            this.inFlight.add(p);
+          }
+          if (jobs.length === free) continue;
+        } catch {
+          // The store is busy or closing: try again on the next round.
         }
-      } catch {
-        // The store is busy or closing: try again on the next round.
       }
       if (!this.stopping) await wakeup.wait(this.idlePollMs);
     }
     await Promise.all(this.inFlight);
   }
 
-  /** One attempt of one job. Public for tests and the bench. */
+  /** One attempt of one job; its outcome is written with the next batch. Public for tests and the bench. */
   async process(job: Job): Promise<void> {
+    this.settle(await this.attemptJob(job));
+  }
+
+  private async attemptJob(job: Job): Promise<Settled> {
     const p = job.payload as unknown as DeliverPayload;
     const found = await this.store.webhooks.getById(p.webhook_id);
     // Deleted, or disabled (now or by the failing period running out): it receives nothing.
     const webhook = found && (await refreshHealth(this.store, found, this.now(), this.disableAfter));
-    if (!webhook || webhook.status === 'disabled') {
-      await this.store.jobs.complete(job.id);
-      return;
-    }
+    if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { jobId: job.id, outcome: 'complete' } };
     const result = await this.attempt(webhook, p);
     const attempt = job.attempts + 1;
     const at = this.now();
-    await this.store.webhooks.recordDelivery({
+    const delivery: StoredDelivery = {
       id: newId('dlv'),
       webhook_id: webhook.id,
       event_id: p.event_id,
@@ -138,12 +158,40 @@ export class DeliveryWorker {
       duration_ms: result.durationMs,
       error: result.error,
       created_at: at.toISOString(),
-    });
-    await this.store.webhooks.recordOutcome(webhook.id, result.ok, { now: at.toISOString(), failingAfter: this.failingAfter });
-    if (result.ok) await this.store.jobs.complete(job.id);
+    };
+    const error = result.error ?? 'failed';
+    let outcome: JobSettlement;
+    if (result.ok) outcome = { jobId: job.id, outcome: 'complete' };
     else if (attempt <= this.schedule.length) {
-      await this.store.jobs.retry(job.id, new Date(at.getTime() + this.schedule[attempt - 1] * 1000), result.error ?? 'failed');
-    } else await this.store.jobs.fail(job.id, result.error ?? 'failed');
+      outcome = { jobId: job.id, outcome: 'retry', runAt: new Date(at.getTime() + this.schedule[attempt - 1] * 1000), error };
+    } else outcome = { jobId: job.id, outcome: 'fail', error };
+    return { delivery, ok: result.ok, job: outcome };
+  }
+
+  /** Queues an outcome; a batch is written when it is full or a few milliseconds old. */
+  private settle(s: Settled): void {
+    this.pending.push(s);
+    if (this.pending.length >= FLUSH_BATCH) void this.flush();
+    else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
+  }
+
+  /** Writes the attempts, then settles their jobs: a crash in between redelivers (at least once). */
+  flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return this.flushing;
+    this.flushing = this.flushing.then(async () => {
+      try {
+        const attempts = batch.flatMap((s) => (s.delivery ? [{ delivery: s.delivery, ok: s.ok }] : []));
+        await this.store.webhooks.recordAttempts(attempts, { failingAfter: this.failingAfter });
+        await this.store.jobs.settle(batch.map((s) => s.job));
+      } catch {
+        // Unsettled jobs keep their lease and run again when it lapses.
+      }
+    });
+    return this.flushing;
   }
 
   private async attempt(webhook: StoredWebhook, p: DeliverPayload): Promise<SendResult> {

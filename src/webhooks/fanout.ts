@@ -7,7 +7,7 @@ import type { OutboxEvent } from '../store/outbox.js';
 import type { Store } from '../store/store.js';
 import type { StoredWebhook } from '../store/webhooks.js';
 import { compileFilters, isCompanyEvent, type EventSubject } from './filters.js';
-import { enqueueDelivery } from './delivery.js';
+import { DELIVER_JOB, deliveryJobKey, type DeliverPayload } from './delivery.js';
 import { refreshHealth } from './health.js';
 import { webhookSignals } from './signals.js';
 
@@ -74,15 +74,18 @@ export class FanoutWorker {
     const events = await outbox.readAfter(cursor, this.batchSize);
     if (events.length === 0) return 0;
     const subscribers = new Map<string, StoredWebhook[]>();
+    const jobs: Parameters<Store['jobs']['enqueueMany']>[0][number][] = [];
     for (const e of events) {
       const targets = await this.targets(e, subscribers);
       if (targets.length === 0) continue;
       // Serialised once: every webhook and every retry sends exactly these bytes.
       const body = JSON.stringify(e.event);
       for (const w of targets) {
-        await enqueueDelivery(this.store, { webhook_id: w.id, event_id: e.event.id, event_type: e.event.type, body });
+        const payload: DeliverPayload = { webhook_id: w.id, event_id: e.event.id, event_type: e.event.type, body };
+        jobs.push({ kind: DELIVER_JOB, payload: { ...payload }, key: deliveryJobKey(w.id, e.event.id) });
       }
     }
+    await this.store.jobs.enqueueMany(jobs);
     await outbox.setCursor(FANOUT_CURSOR, events[events.length - 1].seq);
     return events.length;
   }

@@ -1,8 +1,9 @@
 // The durable job queue: a row per job, claimed with a lease. A worker that dies leaves its
 // lease to lapse and the job becomes due again, so a crash loses nothing.
 import { newId } from '../../core/ids.js';
-import type { Job, JobQueue } from '../store.js';
+import type { Job, JobQueue, JobSettlement } from '../store.js';
 import type { Db } from './database.js';
+import { statementCache } from './statements.js';
 
 interface JobRow {
   id: string;
@@ -13,25 +14,27 @@ interface JobRow {
 }
 
 export class SqliteJobQueue implements JobQueue {
-  constructor(private readonly db: Db) {}
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: Db) {
+    this.sql = statementCache(db);
+  }
 
   async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; key?: string } = {}): Promise<string> {
     const id = newId('job');
-    const r = this.db
-      .prepare(
+    const r = this.sql(
         `INSERT INTO jobs (id, kind, payload, key, state, run_at, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)
          ON CONFLICT (key) DO NOTHING`,
       )
       .run(id, kind, JSON.stringify(payload), opts.key ?? null, (opts.runAt ?? new Date()).getTime(), new Date().toISOString());
-    if (r.changes === 0 && opts.key) return this.db.prepare('SELECT id FROM jobs WHERE key = ?').pluck().get(opts.key) as string;
+    if (r.changes === 0 && opts.key) return this.sql('SELECT id FROM jobs WHERE key = ?').pluck().get(opts.key) as string;
     return id;
   }
 
   async claim(kinds: readonly string[], leaseMs: number): Promise<Job | null> {
     const now = Date.now();
     const claim = this.db.transaction(() => {
-      const row = this.db
-        .prepare(
+      const row = this.sql(
           `SELECT id, kind, payload, attempts, run_at FROM jobs
            WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
              AND kind IN (${kinds.map(() => '?').join(', ')})
@@ -39,7 +42,7 @@ export class SqliteJobQueue implements JobQueue {
         )
         .get(now, now, ...kinds) as JobRow | undefined;
       if (!row) return null;
-      this.db.prepare('UPDATE jobs SET locked_until = ? WHERE id = ?').run(now + leaseMs, row.id);
+      this.sql('UPDATE jobs SET locked_until = ? WHERE id = ?').run(now + leaseMs, row.id);
       return row;
     });
     const row = claim.immediate();
@@ -48,22 +51,68 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async extend(jobId: string, leaseMs: number): Promise<void> {
-    this.db.prepare("UPDATE jobs SET locked_until = ? WHERE id = ? AND state = 'queued'").run(Date.now() + leaseMs, jobId);
+    this.sql("UPDATE jobs SET locked_until = ? WHERE id = ? AND state = 'queued'").run(Date.now() + leaseMs, jobId);
   }
 
   async complete(jobId: string): Promise<void> {
-    this.db.prepare("UPDATE jobs SET state = 'done', locked_until = NULL WHERE id = ?").run(jobId);
+    this.sql("UPDATE jobs SET state = 'done', locked_until = NULL WHERE id = ?").run(jobId);
   }
 
   async retry(jobId: string, runAt: Date, error: string): Promise<void> {
-    this.db
-      .prepare('UPDATE jobs SET attempts = attempts + 1, run_at = ?, locked_until = NULL, last_error = ? WHERE id = ?')
+    this.sql('UPDATE jobs SET attempts = attempts + 1, run_at = ?, locked_until = NULL, last_error = ? WHERE id = ?')
       .run(runAt.getTime(), error, jobId);
   }
 
+  async enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const insert = this.sql(
+      `INSERT INTO jobs (id, kind, payload, key, state, run_at, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)
+       ON CONFLICT (key) DO NOTHING`,
+    );
+    const now = new Date();
+    this.db.transaction(() => {
+      for (const j of jobs) {
+        insert.run(newId('job'), j.kind, JSON.stringify(j.payload), j.key ?? null, (j.runAt ?? now).getTime(), now.toISOString());
+      }
+    })();
+  }
+
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]> {
+    if (limit <= 0) return [];
+    const now = Date.now();
+    const select = this.sql(
+      `SELECT id, kind, payload, attempts, run_at FROM jobs
+       WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
+         AND kind IN (${kinds.map(() => '?').join(', ')})
+       ORDER BY run_at LIMIT ?`,
+    );
+    const lock = this.sql('UPDATE jobs SET locked_until = ? WHERE id = ?');
+    const rows = this.db
+      .transaction(() => {
+        const found = select.all(now, now, ...kinds, limit) as JobRow[];
+        for (const row of found) lock.run(now + leaseMs, row.id);
+        return found;
+      })
+      .immediate();
+    return rows.map((row) => ({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at) }));
+  }
+
+  async settle(results: readonly JobSettlement[]): Promise<void> {
+    if (results.length === 0) return;
+    const done = this.sql("UPDATE jobs SET state = 'done', locked_until = NULL WHERE id = ?");
+    const retry = this.sql('UPDATE jobs SET attempts = attempts + 1, run_at = ?, locked_until = NULL, last_error = ? WHERE id = ?');
+    const fail = this.sql("UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, last_error = ? WHERE id = ?");
+    this.db.transaction(() => {
+      for (const r of results) {
+        if (r.outcome === 'complete') done.run(r.jobId);
+        else if (r.outcome === 'retry') retry.run(r.runAt.getTime(), r.error, r.jobId);
+        else fail.run(r.error, r.jobId);
+      }
+    })();
+  }
+
   async fail(jobId: string, error: string): Promise<void> {
-    this.db
-      .prepare("UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, last_error = ? WHERE id = ?")
+    this.sql("UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, last_error = ? WHERE id = ?")
       .run(error, jobId);
   }
 }

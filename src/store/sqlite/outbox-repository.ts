@@ -1,19 +1,22 @@
 import type { BolagEvent } from '../../core/events.js';
 import type { OutboxEvent, OutboxRepository } from '../outbox.js';
 import type { Db } from './database.js';
+import { statementCache } from './statements.js';
 
 export class SqliteOutboxRepository implements OutboxRepository {
-  constructor(private readonly db: Db) {}
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: Db) {
+    this.sql = statementCache(db);
+  }
 
   async append(event: BolagEvent, accountId: string | null, subject: OutboxEvent['subject']): Promise<void> {
-    this.db
-      .prepare('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (?, ?, ?, ?)')
+    this.sql('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (?, ?, ?, ?)')
       .run(accountId, JSON.stringify(event), subject ? JSON.stringify(subject) : null, new Date().toISOString());
   }
 
   async readAfter(afterSeq: number, limit: number): Promise<OutboxEvent[]> {
-    const rows = this.db
-      .prepare('SELECT seq, account_id, event, subject FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?')
+    const rows = this.sql('SELECT seq, account_id, event, subject FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?')
       .all(afterSeq, limit) as { seq: number; account_id: string | null; event: string; subject: string | null }[];
     return rows.map((r) => ({
       seq: r.seq,
@@ -24,12 +27,11 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   async getCursor(name: string): Promise<number> {
-    return (this.db.prepare('SELECT seq FROM outbox_cursors WHERE name = ?').pluck().get(name) as number | undefined) ?? 0;
+    return (this.sql('SELECT seq FROM outbox_cursors WHERE name = ?').pluck().get(name) as number | undefined) ?? 0;
   }
 
   async setCursor(name: string, seq: number): Promise<void> {
-    this.db
-      .prepare('INSERT INTO outbox_cursors (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq')
+    this.sql('INSERT INTO outbox_cursors (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq')
       .run(name, seq);
   }
 }

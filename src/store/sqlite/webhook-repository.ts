@@ -1,5 +1,6 @@
 import type { StoredDelivery, StoredWebhook, WebhookRepository } from '../webhooks.js';
 import type { Db } from './database.js';
+import { statementCache } from './statements.js';
 
 type WebhookRow = Omit<StoredWebhook, 'events' | 'filters'> & { events: string; filters: string };
 
@@ -13,31 +14,34 @@ function toColumns(w: Partial<StoredWebhook>): Record<string, unknown> {
 }
 
 export class SqliteWebhookRepository implements WebhookRepository {
-  constructor(private readonly db: Db) {}
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: Db) {
+    this.sql = statementCache(db);
+  }
 
   async create(w: StoredWebhook): Promise<void> {
     const cols = toColumns(w);
     const names = Object.keys(cols);
-    this.db.prepare(`INSERT INTO webhooks (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
+    this.sql(`INSERT INTO webhooks (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
   }
 
   async get(accountId: string, id: string): Promise<StoredWebhook | null> {
-    const r = this.db.prepare('SELECT * FROM webhooks WHERE id = ? AND account_id = ?').get(id, accountId) as WebhookRow | undefined;
+    const r = this.sql('SELECT * FROM webhooks WHERE id = ? AND account_id = ?').get(id, accountId) as WebhookRow | undefined;
     return r ? fromRow(r) : null;
   }
 
   async getById(id: string): Promise<StoredWebhook | null> {
-    const r = this.db.prepare('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
+    const r = this.sql('SELECT * FROM webhooks WHERE id = ?').get(id) as WebhookRow | undefined;
     return r ? fromRow(r) : null;
   }
 
   async list(accountId: string): Promise<StoredWebhook[]> {
-    return (this.db.prepare('SELECT * FROM webhooks WHERE account_id = ? ORDER BY created_at, id').all(accountId) as WebhookRow[]).map(fromRow);
+    return (this.sql('SELECT * FROM webhooks WHERE account_id = ? ORDER BY created_at, id').all(accountId) as WebhookRow[]).map(fromRow);
   }
 
   async listSubscribed(eventType: string, accountId: string | null): Promise<StoredWebhook[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this.sql(
         `SELECT w.* FROM webhooks w, json_each(w.events) e
          WHERE e.value = ? AND w.status != 'disabled' AND (? IS NULL OR w.account_id = ?)`,
       )
@@ -50,55 +54,63 @@ export class SqliteWebhookRepository implements WebhookRepository {
     delete cols.id;
     const names = Object.keys(cols);
     if (names.length === 0) return;
-    this.db.prepare(`UPDATE webhooks SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
+    this.sql(`UPDATE webhooks SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
-    return this.db.prepare('DELETE FROM webhooks WHERE id = ? AND account_id = ?').run(id, accountId).changes > 0;
+    return this.sql('DELETE FROM webhooks WHERE id = ? AND account_id = ?').run(id, accountId).changes > 0;
   }
 
   async recordDelivery(d: StoredDelivery): Promise<void> {
-    this.db
-      .prepare(
-        `INSERT INTO deliveries (id, webhook_id, event_id, event_type, attempt, status_code, duration_ms, error, created_at)
-         VALUES (@id, @webhook_id, @event_id, @event_type, @attempt, @status_code, @duration_ms, @error, @created_at)`,
-      )
-      .run(d);
+    this.insertDelivery(d);
   }
 
   async listDeliveries(webhookId: string, limit: number, before?: { created_at: string; id: string }): Promise<StoredDelivery[]> {
     if (before) {
-      return this.db
-        .prepare(
-          `SELECT * FROM deliveries WHERE webhook_id = ? AND (created_at < ? OR (created_at = ? AND id < ?))
-           ORDER BY created_at DESC, id DESC LIMIT ?`,
-        )
-        .all(webhookId, before.created_at, before.created_at, before.id, limit) as StoredDelivery[];
+      return this.sql(
+        `SELECT * FROM deliveries WHERE webhook_id = ? AND (created_at < ? OR (created_at = ? AND id < ?))
+         ORDER BY created_at DESC, id DESC LIMIT ?`,
+      ).all(webhookId, before.created_at, before.created_at, before.id, limit) as StoredDelivery[];
     }
-    return this.db
-      .prepare('SELECT * FROM deliveries WHERE webhook_id = ? ORDER BY created_at DESC, id DESC LIMIT ?')
-      .all(webhookId, limit) as StoredDelivery[];
+    return this.sql('SELECT * FROM deliveries WHERE webhook_id = ? ORDER BY created_at DESC, id DESC LIMIT ?').all(webhookId, limit) as StoredDelivery[];
   }
 
   async recordOutcome(id: string, ok: boolean, opts: { now: string; failingAfter: number }): Promise<void> {
+    this.applyOutcome(id, ok, opts.now, opts.failingAfter);
+  }
+
+  async recordAttempts(items: readonly { delivery: StoredDelivery; ok: boolean }[], opts: { failingAfter: number }): Promise<void> {
+    if (items.length === 0) return;
+    this.db.transaction(() => {
+      for (const { delivery, ok } of items) {
+        this.insertDelivery(delivery);
+        this.applyOutcome(delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
+      }
+    })();
+  }
+
+  private insertDelivery(d: StoredDelivery): void {
+    this.sql(
+      `INSERT INTO deliveries (id, webhook_id, event_id, event_type, attempt, status_code, duration_ms, error, created_at)
+       VALUES (@id, @webhook_id, @event_id, @event_type, @attempt, @status_code, @duration_ms, @error, @created_at)`,
+    ).run(d);
+  }
+
+  private applyOutcome(id: string, ok: boolean, now: string, failingAfter: number): void {
     if (ok) {
       // Written only when there is something to clear, so the common case costs no write.
-      this.db
-        .prepare(
-          `UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL,
-             status = CASE WHEN status = 'disabled' THEN status ELSE 'active' END
-           WHERE id = ? AND (consecutive_failures != 0 OR failing_since IS NOT NULL OR status = 'failing')`,
-        )
-        .run(id);
+      this.sql(
+        `UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL,
+           status = CASE WHEN status = 'disabled' THEN status ELSE 'active' END
+         WHERE id = ? AND (consecutive_failures != 0 OR failing_since IS NOT NULL OR status = 'failing')`,
+      ).run(id);
       return;
     }
-    this.db
-      .prepare(
-        `UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
-           failing_since = CASE WHEN status = 'active' AND consecutive_failures + 1 >= @n THEN @now ELSE failing_since END,
-           status = CASE WHEN status = 'active' AND consecutive_failures + 1 >= @n THEN 'failing' ELSE status END
-         WHERE id = @id`,
-      )
-      .run({ id, n: opts.failingAfter, now: opts.now });
+    this.sql(
+      `UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
+         failing_since = CASE WHEN status = 'active' AND consecutive_failures + 1 >= @n THEN @now ELSE failing_since END,
+         status = CASE WHEN status = 'active' AND consecutive_failures + 1 >= @n THEN 'failing' ELSE status END
+       WHERE id = @id`,
+    ).run({ id, n: failingAfter, now });
   }
 }

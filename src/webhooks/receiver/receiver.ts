@@ -48,6 +48,9 @@ const SIG = DELIVERY_HEADERS.signature.toLowerCase();
 const ID = DELIVERY_HEADERS.id.toLowerCase();
 const TYPE = DELIVERY_HEADERS.type.toLowerCase();
 
+const RECEIVED = '{"received":true}';
+const RECEIVED_HEADERS = { 'content-type': 'application/json', 'content-length': String(RECEIVED.length) };
+
 function answer(res: http.ServerResponse, status: number, body: object): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
@@ -118,7 +121,8 @@ export async function startWebhookReceiver(opts: ReceiverOptions): Promise<Runni
         return;
       }
       // Answer first: the sender's clock stops here, whatever we do with the event next.
-      answer(res, 200, { received: true });
+      res.writeHead(200, RECEIVED_HEADERS);
+      res.end(RECEIVED);
       const delivery: ReceivedDelivery = { eventId: id, eventType: type, url, headers: req.headers, raw, receivedAt: new Date() };
       if (id && !seen.add(id)) opts.onDuplicate?.(delivery);
       else opts.onDelivery(delivery);

@@ -5,7 +5,6 @@
 import type { ListenOptions } from '../listen.js';
 import { CancelError } from '../../errors/index.js';
 import { OutputSink } from '../../output/sink.js';
-import { Forwarder } from '../../../webhooks/receiver/forward.js';
 import { startWebhookReceiver, type ReceivedDelivery, type Rejection } from '../../../webhooks/receiver/receiver.js';
 import { jsonlLine, prettyLine } from './print.js';
 
@@ -41,7 +40,7 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
   const { io } = factory;
   const sink = new OutputSink(io.stdout);
   const secrets = [...opts.secrets];
-  const forwarder = opts.forwardTo ? new Forwarder(opts.forwardTo) : undefined;
+  const forwarder = opts.forwardTo ? new (await import('../../../webhooks/receiver/forward.js')).Forwarder(opts.forwardTo) : undefined;
   const pretty = opts.format === 'pretty';
 
   // One worker drains the queue; with neither forward nor exec, a burst becomes one write.
