@@ -9,19 +9,22 @@ import { type CompanyRow, companySelectList, rowToCompany } from './company-row.
 import { countCompanies, searchCompanies } from './company-search.js';
 import { CompanyWriter } from './company-writer.js';
 import type { Db } from './database.js';
-import { filterSql, haversineKm } from './filter-sql.js';
+import { filterSql, haversineKm, registerSearchFunctions } from './filter-sql.js';
 import { readSlice } from './company-slices.js';
 import { bulkLoadCompanies, type SeedProgress } from './seeder.js';
 
 export class SqliteCompanyRepository implements CompanyRepository {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    // The text filter is a SQL function; every connection that filters (exports too) needs it.
+    registerSearchFunctions(db);
+  }
 
   async search(query: SearchQuery, after: KeysetPosition | null): Promise<SearchPage> {
     return searchCompanies(this.db, query, after);
   }
 
   async count(filters: SearchFilters, budgetMs: number): Promise<CountResult> {
-    return countCompanies(this.db, filters);
+    return countCompanies(this.db, filters, budgetMs);
   }
 
   async get(idOrOrgNr: string, opts: { expand?: readonly string[] } = {}): Promise<Company | null> {

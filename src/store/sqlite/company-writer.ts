@@ -59,7 +59,8 @@ export class CompanyWriter {
 
   private writeIndexes(row: CompanyRow): void {
     for (const code of row.sni_codes.split(',')) if (code) this.insertSni.run(code, row.rowid);
-    this.insertFts.run(row.rowid, ...ftsValues(row, this.industry(row)));
+    // Industry words are matched through the SNI and category names (search/text-query.ts).
+    this.insertFts.run(row.rowid, ...ftsValues(row, ''));
     if (row.lat !== null && row.lng !== null) this.insertGeo.run(row.rowid, row.lat, row.lat, row.lng, row.lng);
   }
 
@@ -95,7 +96,7 @@ export function buildIndexesInBulk(db: Db): void {
       SELECT rowid, lat, lat, lng, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL ORDER BY municipality_code;
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0);
     INSERT INTO companies_fts (rowid, name, industry, org_nr)
-      SELECT rowid, name, industry_text(category_slug, sni_codes), org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7)
+      SELECT rowid, name, '', org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7)
       FROM companies ORDER BY rowid;
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 4);
   `);

@@ -1,0 +1,89 @@
+// sort=distance. No index holds distances from a point chosen at query time, so the page is
+// grown outwards: read the ring of the R*Tree from the cursor's distance to a radius guessed
+// to hold a page, test its rows, widen while too few pass. Every row nearer than the ring's
+// outer edge has then been seen, so the nearest of them are the page. A deep page reads only
+// its own ring (geo-math.ts ringBoxes), not the disc inside it.
+// When the circle holds few rows, or another filter yields few, those are collected instead.
+import type { Db } from '../database.js';
+import { collect } from './collect.js';
+import { boundingBox, haversineKm, ringBoxes } from './geo-math.js';
+import { ESTIMATE_CAP, rankDrivers, shareOf, type PlanInput, type Planned } from './planner.js';
+import { allChecks, type Predicate, type Sql } from './predicates.js';
+import { estimateDriver, registerSize } from './estimates.js';
+import { rawAll } from './statements.js';
+import type { Hit } from './walk.js';
+
+export function distancePage(input: PlanInput): Planned {
+  const { db, query, preds, after, need } = input;
+  const near = query.filters.near!;
+  const radius = query.filters.radius_km;
+  const checks = allChecks(preds);
+  const value = { sql: 'distance_km(c.lat, c.lng, ?, ?)', params: [near.lat, near.lng], nullable: false };
+  const geo = preds.list.find((p) => p.name === 'near') as Predicate;
+  const inCircle = estimateDriver(db, geo.drivers[0], ESTIMATE_CAP);
+  if (inCircle < ESTIMATE_CAP) {
+    return { hits: collect(db, geo.drivers[0], checks, value, false, after, need), plan: `collect near (~${inCircle}) by distance` };
+  }
+  const others = rankDrivers(db, preds, (p) => p === geo);
+  const size = registerSize(db).rows;
+  let share = 1;
+  for (const p of preds.list) if (p !== geo) share *= shareOf(p, others, size);
+  const ringRows = need / Math.max(share, 1e-9);
+  const best = others[0];
+  if (best && best.rows <= ringRows) {
+    return { hits: collect(db, best.driver, checks, value, false, after, need), plan: `collect ${best.driver.name} (~${best.rows}) by distance` };
+  }
+  const { hits, read } = rings(db, near, radius, checks, after ? { d: Number(after.v), r: after.r } : null, need);
+  return { hits, plan: `rings, read ${read}` };
+}
+
+function rings(
+  db: Db,
+  center: { lat: number; lng: number },
+  radius: number,
+  checks: Sql,
+  after: { d: number; r: number } | null,
+  need: number,
+): { hits: Hit[]; read: number } {
+  const sql = `SELECT c.rowid, c.lat, c.lng FROM companies_geo g CROSS JOIN companies c ON c.rowid = g.rowid
+    WHERE g.min_lat >= ? AND g.max_lat <= ? AND g.min_lng >= ? AND g.max_lng <= ? AND ${checks.sql}`;
+  const found: Hit[] = [];
+  let read = 0;
+  const start = after ? after.d : 0;
+  let done = start; // every passing row nearer than this has been seen (or lies before the cursor)
+  let width = Math.max(0.05, Math.min(radius, 0.02 * (start + 1)));
+  for (let first = true; ; first = false) {
+    const outer = Math.min(radius, done + width);
+    const seen = new Set<number>();
+    let added = 0;
+    // Boxes leave out the disc inside `done` (a little less, so nothing on its edge is lost).
+    for (const box of ringBoxes(center.lat, center.lng, done * 0.999, outer)) {
+      const rows = rawAll(db, sql, [box.minLat, box.maxLat, box.minLng, box.maxLng, ...checks.params]);
+      read += rows.length;
+      for (const [r, lat, lng] of rows as [number, number, number][]) {
+        if (seen.has(r)) continue;
+        seen.add(r);
+        const d = haversineKm(center.lat, center.lng, lat, lng);
+        if (d > outer) continue;
+        if (first ? after !== null && (d < after.d || (d === after.d && r <= after.r)) : d <= done) continue;
+        found.push({ r, v: d });
+        added++;
+      }
+    }
+    if (found.length >= need || outer >= radius) break;
+    // Widen so that the next ring should hold what is missing, from the density just seen.
+    const area = Math.PI * (outer * outer - done * done);
+    const missing = (need - found.length) * 1.5;
+    if (added === 0) width = (outer - done) * 4;
+    else {
+      const density = added / Math.max(area, 1e-9);
+      const next = Math.sqrt(outer * outer + missing / density / Math.PI);
+      width = Math.max(next - outer, (outer - done) * 0.5);
+    }
+    done = outer;
+  }
+  found.sort((a, b) => (a.v as number) - (b.v as number) || a.r - b.r);
+  return { hits: found.slice(0, need), read };
+}
+
+export { boundingBox };

@@ -1,0 +1,81 @@
+// The sort orders of contract §2.5 over their indexes. Every order is the value (nulls last in
+// both directions) and then the rowid ascending; ids are the rowid in base 36, zero-padded, so
+// rowid order is id order.
+import type { Sql } from './predicates.js';
+import type { Phase, Position } from './walk.js';
+
+export interface SortSpec {
+  column: string;
+  nullable: boolean;
+  index: string;
+  /** Few distinct values: a descending walk goes value by value (each in rowid order). */
+  values?: readonly number[];
+}
+
+export const SORT_SPECS: Record<string, SortSpec> = {
+  name: { column: 'name_sort', nullable: false, index: 'companies_name' },
+  revenue: { column: 'revenue', nullable: true, index: 'companies_revenue' },
+  profit: { column: 'profit', nullable: true, index: 'companies_profit' },
+  registration_date: { column: 'registration_date', nullable: false, index: 'companies_registration_date' },
+  equity_ratio: { column: 'equity_ratio', nullable: true, index: 'companies_equity_ratio' },
+  revenue_growth: { column: 'revenue_growth', nullable: true, index: 'companies_revenue_growth' },
+  employees_class: { column: 'employees_rank', nullable: false, index: 'companies_employees', values: Array.from({ length: 16 }, (_, i) => i) },
+};
+
+export interface WalkSource {
+  index: string;
+  /** Conditions on the index's own columns: a status prefix, ranges of the sort column. */
+  where: Sql[];
+  /** Rows whose value is null can match (no range filter on the sort column). */
+  nulls: boolean;
+  /** For a value-by-value walk: only these values can match. */
+  values?: readonly number[];
+}
+
+/**
+ * The walk of a sort order as phases: the non-null values in order (or value by value), then
+ * the nulls by rowid, starting after `after`.
+ */
+export function sortPhases(spec: SortSpec, descending: boolean, src: WalkSource, after: Position | null): Phase[] {
+  const col = `c.${spec.column}`;
+  const base = (extra: Sql[], order: string) => (pos: Position | null, keyset: (p: Position) => Sql): Sql => {
+    const parts = [...src.where, ...extra, ...(pos ? [keyset(pos)] : [])];
+    const where = parts.length ? `WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')}` : '';
+    return {
+      sql: `SELECT c.rowid AS r, ${col} AS k FROM companies c INDEXED BY ${src.index} ${where} ORDER BY ${order}`,
+      params: parts.flatMap((p) => p.params),
+    };
+  };
+  const byRowid = (p: Position): Sql => ({ sql: 'c.rowid > ?', params: [p.r] });
+  const phases: Phase[] = [];
+  const afterNull = after !== null && after.k === null;
+
+  if (descending && spec.values) {
+    const values = [...(src.values ?? spec.values)].sort((a, b) => b - a);
+    for (const v of values) {
+      if (after && !afterNull && v > Number(after.k)) continue;
+      const inner = base([{ sql: `${col} = ?`, params: [v] }], 'c.rowid');
+      const start = after && !afterNull && v === Number(after.k) ? { k: v, r: after.r } : null;
+      phases.push({ inner: (pos) => inner(pos, byRowid), order: 's.r', start, value: () => v });
+    }
+  } else if (!afterNull) {
+    const notNull: Sql[] = spec.nullable ? [{ sql: `${col} IS NOT NULL`, params: [] }] : [];
+    const order = descending ? `${col} DESC, c.rowid` : `${col}, c.rowid`;
+    const keyset = (p: Position): Sql =>
+      descending
+        ? { sql: `${col} <= ? AND (${col} < ? OR c.rowid > ?)`, params: [p.k, p.k, p.r] }
+        : { sql: `(${col}, c.rowid) > (?, ?)`, params: [p.k, p.r] };
+    const inner = base(notNull, order);
+    phases.push({
+      inner: (pos) => inner(pos, keyset),
+      order: descending ? 's.k DESC, s.r' : 's.k, s.r',
+      start: after,
+      value: (k) => k as string | number,
+    });
+  }
+  if (spec.nullable && src.nulls) {
+    const inner = base([{ sql: `${col} IS NULL`, params: [] }], 'c.rowid');
+    phases.push({ inner: (pos) => inner(pos, byRowid), order: 's.r', start: afterNull ? after : null, value: () => null });
+  }
+  return phases;
+}

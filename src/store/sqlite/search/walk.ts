@@ -1,0 +1,78 @@
+// Walking an order: read an index in the order asked for and test each row, until a page is
+// full. Cheap when many rows pass (a page needs few), ruinous when few do, so a walk reads in
+// chunks and gives up once it has read more index entries than its budget; the planner then
+// starts from a driver instead. Reading resumes after the last entry of each chunk, so a walk
+// never reads an entry twice.
+import type { Db } from '../database.js';
+import type { Sql } from './predicates.js';
+import { rawAll } from './statements.js';
+
+/** A place in an order: the order's key there (`k`) and the rowid. */
+export interface Position {
+  k: unknown;
+  r: number;
+}
+
+export interface Phase {
+  /** SELECT r, k … ORDER BY … (no LIMIT), starting after the position when one is given. */
+  inner(after: Position | null): Sql;
+  /** The same order over the subquery's columns s.k and s.r. */
+  order: string;
+  /** Where this phase begins (a cursor's position), or null for its start. */
+  start: Position | null;
+  /** The sort value a row of this phase shows in a cursor. */
+  value(k: unknown): string | number | null;
+  /** A test that only this phase applies (relevance tiers). */
+  check?: Sql;
+}
+
+export interface Hit {
+  r: number;
+  v: string | number | null;
+}
+
+export interface WalkResult {
+  hits: Hit[];
+  /** Index entries read. */
+  read: number;
+  /** False when the budget ran out before the page was full or the order ended. */
+  complete: boolean;
+}
+
+export interface WalkOptions {
+  need: number;
+  checks: Sql;
+  /** Index entries the walk may read before giving up (Infinity: never). */
+  budget: number;
+  /** Entries in the first chunk; later chunks grow fourfold. */
+  firstChunk: number;
+}
+
+const MAX_CHUNK = 65_536;
+
+export function walk(db: Db, phases: readonly Phase[], o: WalkOptions): WalkResult {
+  const hits: Hit[] = [];
+  let read = 0;
+  let chunk = Math.max(16, Math.min(MAX_CHUNK, Math.ceil(o.firstChunk)));
+  for (const phase of phases) {
+    let pos = phase.start;
+    for (;;) {
+      if (read >= o.budget) return { hits, read, complete: false };
+      const size = Math.max(16, Math.min(chunk, MAX_CHUNK, Number.isFinite(o.budget) ? Math.ceil(o.budget - read) : MAX_CHUNK));
+      const inner = phase.inner(pos);
+      const checks = phase.check ? `(${o.checks.sql}) AND (${phase.check.sql})` : o.checks.sql;
+      const checkParams = phase.check ? [...o.checks.params, ...phase.check.params] : o.checks.params;
+      const sql = `SELECT s.r, s.k FROM (${inner.sql} LIMIT ?) s CROSS JOIN companies c ON c.rowid = s.r WHERE ${checks} ORDER BY ${phase.order} LIMIT ?`;
+      const rows = rawAll(db, sql, [...inner.params, size, ...checkParams, o.need - hits.length]);
+      for (const [r, k] of rows) hits.push({ r: r as number, v: phase.value(k) });
+      read += size;
+      if (hits.length >= o.need) return { hits, read, complete: true };
+      // Where this chunk ended: its last index entry, or nothing when the phase ran out.
+      const last = rawAll(db, `${inner.sql} LIMIT 1 OFFSET ?`, [...inner.params, size - 1])[0];
+      if (!last) break;
+      pos = { r: last[0] as number, k: last[1] };
+      chunk = Math.min(MAX_CHUNK, chunk * 4);
+    }
+  }
+  return { hits, read, complete: true };
+}

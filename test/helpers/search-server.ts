@@ -1,0 +1,140 @@
+// One small seeded register for every search test file, built once per version of the code that
+// shapes it (generator, reference data, schema) and shared read-only; each file starts its own
+// server on it (port 0) and gets keys from a side connection.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Company } from '../../src/core/company.js';
+import type { Scope } from '../../src/core/values.js';
+import { seedRegister } from '../../src/seed/seed-register.js';
+import { issueKey } from '../../src/server/api-keys.js';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
+import { type CompanyRow, companySelectList, rowToCompany } from '../../src/store/sqlite/company-row.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+
+export const SEARCH_SEED_COUNT = 4000;
+const ROOT = new URL('../../', import.meta.url).pathname;
+const SHAPING = ['src/seed', 'src/reference', 'src/store/sqlite/migrations.ts', 'src/store/sqlite/company-row.ts', 'src/store/sqlite/company-writer.ts', 'src/store/sqlite/seeder.ts'];
+
+function fingerprint(): string {
+  const hash = createHash('sha256');
+  const add = (path: string) => {
+    if (statSync(path).isDirectory()) for (const f of readdirSync(path).sort()) add(join(path, f));
+    else hash.update(path).update(readFileSync(path));
+  };
+  for (const p of SHAPING) add(join(ROOT, p));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The path of the shared register, seeding it first if no test file has yet. */
+export async function sharedRegister(): Promise<string> {
+  const dir = join(tmpdir(), 'bolag-search-tests');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `register-${SEARCH_SEED_COUNT}-${fingerprint()}.db`);
+  if (existsSync(path)) return path;
+  const lock = `${path}.lock`;
+  let mine = false;
+  try {
+    mkdirSync(lock);
+    mine = true;
+  } catch {
+    // Another test file is seeding it: wait for the file to appear (or the lock to go stale).
+  }
+  if (mine) {
+    const tmp = `${path}.${process.pid}.tmp`;
+    try {
+      const store = openSqliteStore(tmp);
+      await seedRegister(store, { count: SEARCH_SEED_COUNT, seed: 'search-tests' });
+      store.db.pragma('journal_mode = DELETE');
+      await store.close();
+      renameSync(tmp, path);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+      for (const s of ['', '-wal', '-shm']) rmSync(tmp + s, { force: true });
+    }
+    return path;
+  }
+  const deadline = Date.now() + 120_000;
+  while (!existsSync(path)) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${path}`);
+    if (!existsSync(lock)) return sharedRegister();
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return path;
+}
+
+export interface SearchServer {
+  url: string;
+  /** A key with every scope. */
+  key: string;
+  server: RunningServer;
+  store: SqliteStore;
+  keyFor(scopes: Scope[], account?: string): Promise<string>;
+  /** Every company of the register, read straight from the table (no search code involved). */
+  all(): Company[];
+  close(): Promise<void>;
+}
+
+let accountCounter = 0;
+
+export async function startSearchServer(opts: Partial<StartOptions> = {}): Promise<SearchServer> {
+  const dbPath = await sharedRegister();
+  const server = await startServer({ port: 0, dbPath, workers: false, rateLimit: { max: 0, windowMs: 60_000 }, ...opts });
+  const store = openSqliteStore(dbPath);
+  const keyFor = async (scopes: Scope[], account = `search-tests-${process.pid}-${++accountCounter}`) =>
+    (await issueKey(store, { account, plan: 'free', scopes })).key;
+  const key = await keyFor(['companies:read', 'exports:create', 'exports:read', 'webhooks:manage']);
+  let everything: Company[] | null = null;
+  return {
+    url: server.url,
+    key,
+    server,
+    store,
+    keyFor,
+    all() {
+      everything ??= (store.db.prepare(`SELECT ${companySelectList('c', true)} FROM companies c ORDER BY c.rowid`).all() as CompanyRow[]).map((r) =>
+        rowToCompany(r, { expand: true }),
+      );
+      return everything;
+    },
+    async close() {
+      await server.close();
+      await store.close();
+    },
+  };
+}
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function get<T = any>(s: Pick<SearchServer, 'url'>, path: string, key: string | null, headers: Record<string, string> = {}): Promise<Reply<T>> {
+  const res = await fetch(`${s.url}${path}`, { headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+}
+
+/** GET /companies with these parameters; throws unless 200. */
+export async function search(s: SearchServer, params: Record<string, string>, key = s.key): Promise<any> {
+  const r = await get(s, `/companies?${new URLSearchParams(params)}`, key);
+  if (r.status !== 200) throw new Error(`GET /companies?${new URLSearchParams(params)}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** Every page of a search, following next_cursor; also checks each page's shape. */
+export async function searchAll(s: SearchServer, params: Record<string, string>, limit = 100): Promise<any[]> {
+  const out: any[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 10_000; pages++) {
+    const body = await search(s, { ...params, limit: String(limit), ...(cursor ? { cursor } : {}) });
+    out.push(...body.data);
+    if (body.pagination.has_more !== (body.pagination.next_cursor !== undefined)) throw new Error('has_more and next_cursor disagree');
+    if (!body.pagination.has_more) return out;
+    if (body.data.length !== limit) throw new Error(`a page before the last had ${body.data.length} rows, not ${limit}`);
+    cursor = body.pagination.next_cursor;
+  }
+  throw new Error('more than 10,000 pages');
+}
