@@ -31,7 +31,8 @@ export async function verifyRun(opts: VerifyOptions): Promise<void> {
     if (result.reason === 'timestamp_out_of_tolerance') {
       const t = Number(/(?:^|,)\s*t=(\d+)/.exec(opts.signature)?.[1]);
       const age = Math.round(Date.now() / 1000 - t);
-      message = `Invalid: the signature matches, but it was made ${age} s ago (tolerance ${opts.toleranceSeconds} s).`;
+      const when = age >= 0 ? `was made ${age} s ago` : `is dated ${-age} s in the future`;
+      message = `Invalid: the signature matches, but it ${when} (tolerance ${opts.toleranceSeconds} s).`;
       throw new CliError(message, { hint: 'give --tolerance to check an older delivery' });
     }
     throw new CliError(message);
