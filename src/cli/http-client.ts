@@ -105,6 +105,13 @@ export class HttpClient {
     return { status: res.statusCode, data, requestId: requestIdOf(res.headers), headers: res.headers };
   }
 
+  /** The body of a 2xx answer as bytes, undecoded (the JSONL fast path); errors as in request(). */
+  async requestBytes(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<Buffer>> {
+    const res = await this.send(method, path, opts);
+    const data = Buffer.from(await res.body.arrayBuffer());
+    return { status: res.statusCode, data, requestId: requestIdOf(res.headers), headers: res.headers };
+  }
+
   /** The raw body of a 2xx answer as a stream (downloads); error answers throw as in request(). */
   async stream(method: string, pathOrUrl: string, opts: RequestOptions = {}): Promise<StreamResponse> {
     const res = await this.send(method, pathOrUrl, opts);

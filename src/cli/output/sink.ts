@@ -17,7 +17,7 @@ export class OutputSink {
   }
 
   /** Resolves when the chunk is handed over (after a drain when the stream is full). */
-  async write(chunk: string): Promise<void> {
+  async write(chunk: string | Uint8Array): Promise<void> {
     if (this.failure) throw this.failure;
     if (chunk.length === 0) return;
     if (this.closed || this.stream.destroyed) throw new PipeClosedError();

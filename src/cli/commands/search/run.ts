@@ -1,39 +1,45 @@
 // `bolag search`: fetches pages (prefetching the next while printing the current), writes
 // them in the chosen format, and on Ctrl-C says which cursor resumes the run.
 import type { SearchOptions } from '../search.js';
+import type { HttpClient, QueryInput } from '../../http-client.js';
 import { OutputSink } from '../../output/sink.js';
 import { paginate, type Page } from '../../paging/paginate.js';
 import { interruptible } from '../../paging/interruptible.js';
 import { makeFormatter } from './formatter-for.js';
+import { fetchRawRecords, fetchRecords } from './fetch-pages.js';
 import { formatNumber } from '../../output/swedish.js';
 import { CancelError } from '../../errors/index.js';
-import type { Row } from '../../output/table-columns.js';
-
-interface CompanyPageBody {
-  data: Row[];
-  pagination: { limit: number; has_more: boolean; next_cursor?: string; total?: number; total_estimated?: boolean };
-}
 
 /** Rows per request when following pages and no --limit was given: the API's maximum. */
 const FOLLOW_PAGE_SIZE = 100;
 
+interface Writer<T> {
+  start(): string;
+  page(rows: readonly T[]): string | Uint8Array;
+  end(): string;
+}
+
+type Fetch<T> = (client: HttpClient, query: QueryInput, signal: AbortSignal) => Promise<Page<T>>;
+
 export async function searchRun(opts: SearchOptions): Promise<void> {
   const { factory } = opts;
-  const { io, interrupt } = factory;
   const client = await factory.httpClient();
-  const { cursor: startCursor, limit, ...query } = opts.params;
+  if (opts.format === 'jsonl') {
+    const { RawJsonlFormatter } = await import('../../output/raw-jsonl.js');
+    return streamPages(opts, client, fetchRawRecords, new RawJsonlFormatter());
+  }
+  return streamPages(opts, client, fetchRecords, await makeFormatter(opts, factory.io));
+}
+
+async function streamPages<T>(opts: SearchOptions, client: HttpClient, fetch: Fetch<T>, writer: Writer<T>): Promise<void> {
+  const { factory } = opts;
+  const { io, interrupt } = factory;
+  const { cursor: startCursor, limit, include_total, ...query } = opts.params;
 
   // The total is counted once, on the first request of a run, not again for every page.
   let requests = 0;
-  const fetchPage = async (cursor: string | undefined, pageLimit: number | undefined, extra: Record<string, string | boolean> = {}): Promise<Page<Row>> => {
-    const { include_total, ...rest } = query;
-    const res = await client.get<CompanyPageBody>('/companies', {
-      query: { ...rest, ...(requests++ === 0 ? { include_total } : {}), ...extra, cursor: cursor as string | undefined, limit: pageLimit },
-      signal: interrupt,
-    });
-    const p = res.data.pagination;
-    return { rows: res.data.data, hasMore: p.has_more, nextCursor: p.next_cursor, total: p.total, totalEstimated: p.total_estimated };
-  };
+  const fetchPage = (cursor: string | undefined, pageLimit: number | undefined, extra: QueryInput = {}) =>
+    fetch(client, { ...query, ...(requests++ === 0 ? { include_total } : {}), ...extra, cursor, limit: pageLimit }, interrupt);
 
   if (opts.count) {
     const page = await interruptible(fetchPage(startCursor as string | undefined, 1, { include_total: true }), interrupt, () => 'Interrupted.');
@@ -44,28 +50,27 @@ export async function searchRun(opts: SearchOptions): Promise<void> {
 
   const follow = opts.all || opts.max !== undefined;
   const pageSize = limit !== undefined ? Number(limit) : follow ? FOLLOW_PAGE_SIZE : undefined;
-  const formatter = await makeFormatter(opts, io);
   const sink = new OutputSink(io.stdout);
   const pages = paginate(fetchPage, { cursor: startCursor as string | undefined, follow, max: opts.max, pageSize });
 
   let resume = startCursor as string | undefined;
   const resumeHint = () => (resume ? `Interrupted; resume with: --cursor ${resume}` : 'Interrupted.');
   let written = 0;
-  let last: Page<Row> | undefined;
+  let last: Page<T> | undefined;
   let total: { n: number; estimated: boolean } | undefined;
   try {
-    await sink.write(formatter.start());
+    await sink.write(writer.start());
     for (;;) {
       const step = await interruptible(pages.next(), interrupt, resumeHint);
       if (step.done) break;
       last = step.value;
       if (total === undefined && last.total !== undefined) total = { n: last.total, estimated: Boolean(last.totalEstimated) };
-      await sink.write(formatter.page(last.rows));
+      await sink.write(writer.page(last.rows));
       written += last.rows.length;
       resume = last.nextCursor;
       if (interrupt.aborted) throw new CancelError(resumeHint());
     }
-    await sink.write(formatter.end());
+    await sink.write(writer.end());
   } finally {
     await pages.return();
   }
