@@ -29,11 +29,13 @@ export interface CliBenchResult {
 export async function runCliBench(args: string[] = []): Promise<CliBenchResult> {
   const rows = args[0] ? Number(args[0]) : 100_000;
 
+  const nodeMedianMs = await medianWall(['-e', '0'], 15, false);
   const helpMedianMs = await medianWall(['--help'], 15);
   const searchHelpMedianMs = await medianWall(['search', '--help'], 9);
   console.log('cli: start-up');
   console.log(`  bolag --help          median ${helpMedianMs.toFixed(0)} ms (goal < 150 ms: ${helpMedianMs < 150 ? 'met' : 'NOT met'})`);
   console.log(`  bolag search --help   median ${searchHelpMedianMs.toFixed(0)} ms`);
+  console.log(`  node -e 0             median ${nodeMedianMs.toFixed(0)} ms (Node's own start-up on this machine, for scale)`);
 
   const keep = process.env.BOLAG_BENCH_DB;
   const dir = keep ? undefined : mkdtempSync(join(tmpdir(), 'bolag-bench-cli-'));
@@ -86,11 +88,11 @@ function median(values: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-async function medianWall(args: string[], runs: number): Promise<number> {
+async function medianWall(args: string[], runs: number, bolag = true): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs + 2; i++) {
     const started = process.hrtime.bigint();
-    await exec(process.execPath, [BIN, ...args], { ...process.env }, () => undefined);
+    await exec(process.execPath, bolag ? [BIN, ...args] : args, { ...process.env }, () => undefined);
     if (i >= 2) times.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   return median(times);
