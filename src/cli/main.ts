@@ -6,8 +6,11 @@ import { rewriteServeAlias, targetCommand } from './argv.js';
 import { createFactory, type GlobalOptions } from './factory.js';
 import { systemIO } from './io.js';
 import { packageVersion } from './version.js';
-import { EXIT } from './exit-codes.js';
-import { reportError } from './report-error.js';
+
+// exit-codes.ts and report-error.ts (with every error class) are loaded only on the way out
+// of a failed run: `bolag --help` does not pay for them.
+const EXIT = { ok: 0, interrupted: 130 } as const;
+const DONE = new Set(['commander.helpDisplayed', 'commander.version']);
 
 /** Seconds a command gets to stop by itself after Ctrl-C before main exits anyway. */
 const INTERRUPT_GRACE_MS = 3000;
@@ -41,7 +44,8 @@ export async function main(argv: readonly string[] = processArgv): Promise<never
     });
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {
-    code = reportError(error, io.stderr, Boolean(globals().verbose));
+    if (DONE.has((error as { code?: string } | null)?.code ?? '')) code = EXIT.ok;
+    else code = (await import('./report-error.js')).reportError(error, io.stderr, Boolean(globals().verbose));
   } finally {
     await factory.dispose();
   }
