@@ -6,10 +6,10 @@
 // When the circle holds few rows, or another filter yields few, those are collected instead.
 import type { Db } from '../database.js';
 import { collect } from './collect.js';
-import { boundingBox, haversineKm, ringBoxes } from './geo-math.js';
-import { ESTIMATE_CAP, rankDrivers, shareOf, type PlanInput, type Planned } from './planner.js';
+import { haversineKm, ringBoxes } from './geo-math.js';
+import { assess, ESTIMATE_CAP, rankDrivers, SMALL_DRIVER, type PlanInput, type Planned } from './planner.js';
 import { allChecks, type Predicate, type Sql } from './predicates.js';
-import { estimateDriver, registerSize } from './estimates.js';
+import { estimateDriver } from './estimates.js';
 import { rawAll } from './statements.js';
 import type { Hit } from './walk.js';
 
@@ -21,20 +21,20 @@ export function distancePage(input: PlanInput): Planned {
   const value = { sql: 'distance_km(c.lat, c.lng, ?, ?)', params: [near.lat, near.lng], nullable: false };
   const geo = preds.list.find((p) => p.name === 'near') as Predicate;
   const inCircle = estimateDriver(db, geo.drivers[0], ESTIMATE_CAP);
-  if (inCircle < ESTIMATE_CAP) {
+  if (inCircle <= SMALL_DRIVER) {
     return { hits: collect(db, geo.drivers[0], checks, value, false, after, need), plan: `collect near (~${inCircle}) by distance` };
   }
   const others = rankDrivers(db, preds, (p) => p === geo);
-  const size = registerSize(db).rows;
-  let share = 1;
-  for (const p of preds.list) if (p !== geo) share *= shareOf(p, others, size);
-  const ringRows = need / Math.max(share, 1e-9);
-  const best = others[0];
-  if (best && best.rows <= ringRows) {
-    return { hits: collect(db, best.driver, checks, value, false, after, need), plan: `collect ${best.driver.name} (~${best.rows}) by distance` };
-  }
-  const { hits, read } = rings(db, near, radius, checks, after ? { d: Number(after.v), r: after.r } : null, need);
-  return { hits, plan: `rings, read ${read}` };
+  const a = assess(db, preds, need, preds.list.filter((p) => p !== geo), others);
+  const collectBest = (why: string): Planned => ({
+    hits: collect(db, a.best?.driver ?? geo.drivers[0], checks, value, false, after, need),
+    plan: `collect ${a.best?.driver.name ?? 'near'} by distance, ${why}`,
+  });
+  if (a.collect) return collectBest(a.why);
+  const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, ESTIMATE_CAP) : Infinity;
+  const r = rings(db, near, radius, checks, after ? { d: Number(after.v), r: after.r } : null, need, budget);
+  if (r.complete) return { hits: r.hits, plan: `rings ~${Math.round(a.walkRows)}, read ${r.read}` };
+  return collectBest(`rings gave up after ${r.read}`);
 }
 
 function rings(
@@ -44,7 +44,8 @@ function rings(
   checks: Sql,
   after: { d: number; r: number } | null,
   need: number,
-): { hits: Hit[]; read: number } {
+  budget: number,
+): { hits: Hit[]; read: number; complete: boolean } {
   const sql = `SELECT c.rowid, c.lat, c.lng FROM companies_geo g CROSS JOIN companies c ON c.rowid = g.rowid
     WHERE g.min_lat >= ? AND g.max_lat <= ? AND g.min_lng >= ? AND g.max_lng <= ? AND ${checks.sql}`;
   const found: Hit[] = [];
@@ -71,6 +72,7 @@ function rings(
       }
     }
     if (found.length >= need || outer >= radius) break;
+    if (read > budget) return { hits: [], read, complete: false };
     // Widen so that the next ring should hold what is missing, from the density just seen.
     const area = Math.PI * (outer * outer - done * done);
     const missing = (need - found.length) * 1.5;
@@ -83,7 +85,6 @@ function rings(
     done = outer;
   }
   found.sort((a, b) => (a.v as number) - (b.v as number) || a.r - b.r);
-  return { hits: found.slice(0, need), read };
+  return { hits: found.slice(0, need), read, complete: true };
 }
 
-export { boundingBox };

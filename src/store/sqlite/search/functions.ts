@@ -8,12 +8,17 @@ export function registerSearchFunctions(db: Db): void {
   if (registered.has(db)) return;
   registered.add(db);
   // A plan asks for a row's tier twice (to filter, then to sort): the last answer is kept.
-  let last = { q: '', name: '', org: '', cat: '', sni: '', tier: 0 };
+  let lq: unknown, ln: unknown, lo: unknown, lc: unknown, ls: unknown;
+  let lt = 0;
   const tier = (q: unknown, name: unknown, org: unknown, cat: unknown, sni: unknown): number => {
-    if (q === last.q && name === last.name && org === last.org && cat === last.cat && sni === last.sni) return last.tier;
-    const t = tierOf(parseTextQuery(String(q)), String(name), String(org), String(cat), String(sni ?? ''));
-    last = { q: String(q), name: String(name), org: String(org), cat: String(cat), sni: String(sni ?? ''), tier: t };
-    return t;
+    if (name === ln && org === lo && q === lq && cat === lc && sni === ls) return lt;
+    lt = tierOf(parseTextQuery(String(q)), String(name), String(org), String(cat), sni === null ? '' : String(sni));
+    lq = q;
+    ln = name;
+    lo = org;
+    lc = cat;
+    ls = sni;
+    return lt;
   };
   db.function('bolag_tier', { deterministic: true }, tier);
   db.function('bolag_rel', { deterministic: true }, (q, name, org, cat, sni) => {

@@ -12,15 +12,22 @@ import type { Db } from '../database.js';
 import { type After, collect } from './collect.js';
 import { estimateDriver, registerSize } from './estimates.js';
 import { allChecks, type Driver, type Predicate, type Predicates } from './predicates.js';
+import { sampleShares } from './sample.js';
 import { SORT_SPECS, sortPhases, type WalkSource } from './sort-keys.js';
 import { type Hit, walk } from './walk.js';
 
 /** Drivers are counted up to this many rows. */
 export const ESTIMATE_CAP = 20_000;
+/** A driver this small is collected at once: cheaper than weighing anything else. */
+export const SMALL_DRIVER = 1500;
+/** Relative costs per row: walking (index entry, row, tests) and collecting (row, tests, sort). */
+const WALK_COST = 1.0;
+const COLLECT_COST = 1.4;
 
 export interface Choice {
   driver: Driver;
   predicate: Predicate;
+  /** Counted rows, capped at ESTIMATE_CAP. */
   rows: number;
 }
 
@@ -43,16 +50,55 @@ export function rankDrivers(db: Db, preds: Predicates, exclude?: (p: Predicate) 
   const choices: Choice[] = [];
   for (const predicate of preds.list) {
     if (exclude?.(predicate)) continue;
-    for (const driver of predicate.drivers) choices.push({ driver, predicate, rows: estimateDriver(db, driver, ESTIMATE_CAP) });
+    // All words together are worth counting only when every word alone is common.
+    const words = predicate.drivers.filter((d) => d.name !== 'q:all');
+    const counted = words.map((driver) => ({ driver, predicate, rows: estimateDriver(db, driver, ESTIMATE_CAP) }));
+    const all = predicate.drivers.find((d) => d.name === 'q:all');
+    if (all && counted.every((c) => c.rows >= ESTIMATE_CAP)) counted.push({ driver: all, predicate, rows: estimateDriver(db, all, ESTIMATE_CAP) });
+    choices.push(...counted);
   }
   return choices.sort((a, b) => a.rows - b.rows || (a.driver.kind === 'index' ? -1 : 1));
 }
 
-/** The share of the register a predicate lets through, from its drivers' counts or its prior. */
-export function shareOf(p: Predicate, choices: readonly Choice[], rows: number): number {
-  const counted = choices.filter((c) => c.predicate === p);
-  if (counted.length > 0) return Math.max(1, Math.min(...counted.map((c) => c.rows))) / Math.max(1, rows);
-  return p.prior ?? 0.5;
+export interface Assessment {
+  /** The cheapest driver to collect from, with its estimated rows (beyond the cap when sampled). */
+  best: (Choice & { estimate: number }) | null;
+  /** Index entries a walk is expected to read for a page (Infinity when nothing passes). */
+  walkRows: number;
+  /** Collect rather than walk. */
+  collect: boolean;
+  why: string;
+}
+
+/**
+ * Weighs collecting from the smallest driver against walking an order in which the predicates
+ * in `walked` must be tested row by row (those the walk's own index settles are left out).
+ * `collectCost` is the relative cost of collecting a row (higher when ranking needs a function).
+ */
+export function assess(db: Db, preds: Predicates, need: number, walked: readonly Predicate[], choices: readonly Choice[], collectCost = COLLECT_COST): Assessment {
+  const first = choices[0];
+  if (first && first.rows <= SMALL_DRIVER) return { best: { ...first, estimate: first.rows }, walkRows: Infinity, collect: true, why: 'small' };
+  const size = registerSize(db).rows;
+  // Sample every predicate but the text one (a function per row; its drivers' counts serve).
+  const sampled = preds.list.filter((p) => p.name !== 'q');
+  const shares = sampleShares(db, sampled, walked.filter((p) => p.name !== 'q'));
+  const shareOf = (p: Predicate) => shares.each[sampled.indexOf(p)];
+  let joint = shares.joint;
+  const text = walked.find((p) => p.name === 'q');
+  if (text) {
+    const rows = Math.min(...choices.filter((c) => c.predicate === text).map((c) => c.rows), size);
+    joint *= rows >= ESTIMATE_CAP ? 0.1 : rows / Math.max(1, size);
+  }
+  let best: Assessment['best'] = null;
+  for (const c of choices) {
+    const estimate = c.rows < ESTIMATE_CAP || c.predicate.name === 'q' ? c.rows : Math.max(c.rows, shareOf(c.predicate) * size);
+    if (!best || estimate < best.estimate) best = { ...c, estimate };
+  }
+  const walkRows = need / joint;
+  // A counted driver's cost is known; a walk's is a guess from a sample: the doubt goes to collecting.
+  const margin = best !== null && best.rows < ESTIMATE_CAP ? 2 : 1;
+  const collect = best !== null && best.estimate * collectCost <= walkRows * WALK_COST * margin;
+  return { best, walkRows, collect, why: `walk ~${Math.round(walkRows)}` };
 }
 
 export function sortedPage(input: PlanInput): Planned {
@@ -74,22 +120,19 @@ export function sortedPage(input: PlanInput): Planned {
       if (spec.values) src.values = p.check.params as number[];
     }
   }
-  const size = registerSize(db).rows;
   const choices = rankDrivers(db, preds);
-  let share = 1;
-  for (const p of preds.list) if (!covered.has(p)) share *= shareOf(p, choices, size);
-  const walkRows = need / Math.max(share, 1e-9);
-  const best = choices[0] ?? null;
+  const a = assess(db, preds, need, preds.list.filter((p) => !covered.has(p)), choices);
   const checks = allChecks(preds);
   const value = { sql: `c.${spec.column}`, params: [], nullable: spec.nullable };
-  const collectFrom = (choice: Choice | null, why: string): Planned => ({
-    hits: collect(db, choice?.driver ?? null, checks, value, descending, after, need),
-    plan: `collect ${choice ? `${choice.driver.name} (~${choice.rows})` : 'scan'}${why}`,
+  const collectFrom = (why: string): Planned => ({
+    hits: collect(db, a.best?.driver ?? null, checks, value, descending, after, need),
+    plan: `collect ${a.best ? `${a.best.driver.name} (~${Math.round(a.best.estimate)})` : 'scan'}, ${why}`,
   });
-  if (best && best.rows <= walkRows) return collectFrom(best, `, walk ~${Math.round(walkRows)}`);
+  if (a.collect) return collectFrom(a.why);
   const position = after ? { k: after.v, r: after.r } : null;
-  const budget = best ? Math.max(2 * best.rows, ESTIMATE_CAP) : Math.max(size / 4, ESTIMATE_CAP);
-  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks, budget, firstChunk: walkRows * 1.5 });
-  if (result.complete) return { hits: result.hits, plan: `walk ${src.index} ~${Math.round(walkRows)}, read ${result.read}` };
-  return collectFrom(best, `, walk gave up after ${result.read}`);
+  const size = registerSize(db).rows;
+  const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, ESTIMATE_CAP) : Math.max(size / 4, ESTIMATE_CAP);
+  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks, budget, firstChunk: Math.min(a.walkRows * 1.5, 4096) });
+  if (result.complete) return { hits: result.hits, plan: `walk ${src.index} ~${Math.round(a.walkRows)}, read ${result.read}` };
+  return collectFrom(`walk gave up after ${result.read}`);
 }

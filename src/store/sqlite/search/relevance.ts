@@ -6,13 +6,16 @@
 //   3 the last word as a prefix    - full-text matches with the prefix, by rowid
 //   4 a word only in the industry  - the table by rowid
 // so a broad query ("bygg", "ab") costs a page, not its hundred thousand matches.
-import { ESTIMATE_CAP, rankDrivers, type PlanInput, type Planned } from './planner.js';
+import { assess, ESTIMATE_CAP, rankDrivers, type PlanInput, type Planned } from './planner.js';
 import { collect } from './collect.js';
 import { allChecks, ftsAllWords, prefixEnd, type Sql } from './predicates.js';
 import { TIER_EXACT, TIER_INDUSTRY, TIER_PREFIX, TIER_STARTS_WITH, tierOfValue, type TextQuery } from './text-query.js';
 import { type Phase, type Position, walk } from './walk.js';
 
 const TIER_CHECK = 'bolag_tier(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes) = ?';
+
+/** Collecting ranks each row with a function: dearer per row than walking. */
+const RELEVANCE_COLLECT_COST = 2.5;
 
 export function relevancePage(input: PlanInput): Planned {
   const { db, query, preds, after, need } = input;
@@ -21,21 +24,39 @@ export function relevancePage(input: PlanInput): Planned {
   const checks = allChecks(preds);
   const value = { sql: 'bolag_rel(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes)', params: [tq.raw], nullable: false };
   const choices = rankDrivers(db, preds);
-  const best = choices[0] ?? null;
-  if (best && best.rows < ESTIMATE_CAP) {
-    return { hits: collect(db, best.driver, checks, value, descending, after, need), plan: `collect ${best.driver.name} (~${best.rows}) by relevance` };
-  }
+  // The tiers' own orders settle the text; a walk tests the other filters row by row.
+  const a = assess(db, preds, need, preds.list.filter((p) => p.name !== 'q'), choices, RELEVANCE_COLLECT_COST);
+  const collectBest = (why: string): Planned => ({
+    hits: collect(db, a.best?.driver ?? null, checks, value, descending, after, need),
+    plan: `collect ${a.best ? `${a.best.driver.name} (~${Math.round(a.best.estimate)})` : 'scan'} by relevance, ${why}`,
+  });
+  if (a.collect) return collectBest(a.why);
+  // Several words, one of them rare: its rows are few, and tiers walked over them would read
+  // them once per tier. Ranked in one pass instead.
+  const rarest = choices.find((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
+  if (tq.words.length > 1 && rarest && rarest.rows < ESTIMATE_CAP) return collectBest(`rare word ${rarest.driver.name} (~${rarest.rows})`);
   const status = query.filters.status;
-  const phases = tierPhases(tq, descending, status && status.length === 1 ? status[0] : null, after ? { v: String(after.v), r: after.r } : null);
-  const result = walk(db, phases, { need, checks, budget: 4 * ESTIMATE_CAP, firstChunk: need * 4 });
-  if (result.complete) return { hits: result.hits, plan: `walk tiers, read ${result.read}` };
-  return {
-    hits: collect(db, best?.driver ?? null, checks, value, descending, after, need),
-    plan: `collect ${best ? best.driver.name : 'scan'} by relevance, tier walk gave up after ${result.read}`,
-  };
+  // Tier 4 (industry only) from the rarest word's rows when they are few, else by rowid.
+  const words = choices.filter((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
+  const industrySource = words[0] && words[0].rows < ESTIMATE_CAP ? words[0].driver.sql : null;
+  const industryParams = industrySource ? words[0].driver.params : [];
+  const phases = tierPhases(tq, descending, status && status.length === 1 ? status[0] : null, after ? { v: String(after.v), r: after.r } : null, {
+    sql: industrySource,
+    params: industryParams,
+  });
+  const budget = Math.max(2 * (a.best?.estimate ?? 0), 4 * a.walkRows, ESTIMATE_CAP);
+  const result = walk(db, phases, { need, checks, budget, firstChunk: Math.min(4096, Math.max(need * 2, a.walkRows)) });
+  if (result.complete) return { hits: result.hits, plan: `walk tiers ~${Math.round(a.walkRows)}, read ${result.read}` };
+  return collectBest(`tier walk gave up after ${result.read}`);
 }
 
-function tierPhases(tq: TextQuery, descending: boolean, status: string | null, after: { v: string; r: number } | null): Phase[] {
+function tierPhases(
+  tq: TextQuery,
+  descending: boolean,
+  status: string | null,
+  after: { v: string; r: number } | null,
+  industry: { sql: string | null; params: unknown[] },
+): Phase[] {
   const tierCheck = (tier: number): Sql => ({ sql: TIER_CHECK, params: [tq.raw, tier] });
   const byRowid = (from: (pos: Position | null) => Sql, tier: number): Phase => ({
     inner: from,
@@ -83,8 +104,13 @@ function tierPhases(tq: TextQuery, descending: boolean, status: string | null, a
   phases.set(TIER_EXACT, byRowid(fts(ftsAllWords(tq, true) as string), TIER_EXACT));
   const prefixExpr = ftsAllWords(tq, false);
   phases.set(TIER_PREFIX, byRowid(prefixExpr ? fts(prefixExpr) : table, TIER_PREFIX));
-  const industry = tq.words.some((w) => w.industry.codes.size > 0 || w.industry.categories.size > 0);
-  if (industry) phases.set(TIER_INDUSTRY, byRowid(table, TIER_INDUSTRY));
+  if (tq.words.some((w) => w.industry.codes.size > 0 || w.industry.categories.size > 0)) {
+    const fromWord = (pos: Position | null): Sql => ({
+      sql: `SELECT c.rowid AS r, NULL AS k FROM companies c NOT INDEXED WHERE c.rowid IN (${industry.sql})${pos ? ' AND c.rowid > ?' : ''} ORDER BY c.rowid`,
+      params: pos ? [...industry.params, pos.r] : industry.params,
+    });
+    phases.set(TIER_INDUSTRY, byRowid(industry.sql ? fromWord : table, TIER_INDUSTRY));
+  }
 
   const order = [TIER_STARTS_WITH, TIER_EXACT, TIER_PREFIX, TIER_INDUSTRY];
   if (descending) order.reverse();

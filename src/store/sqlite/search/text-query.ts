@@ -68,15 +68,23 @@ export function parseTextQuery(q: string): TextQuery {
 export function tierOf(tq: TextQuery, nameSort: string, orgNr: string, categorySlug: string, sniCodes: string): number {
   const words = tq.words;
   if (words.length === 0) return 0;
-  const nameWords: string[] = nameSort.match(WORD) ?? [];
+  let nameWords: string[] | null = null;
   let allExact = true;
   let allName = true;
   let codes: string[] | null = null;
   for (const w of words) {
     const t = w.text;
-    if (nameWords.includes(t) || isOrgWord(orgNr, t)) continue;
+    // A word that is no substring of the name or org nr can only match through the industry:
+    // most rows a walk tests are settled here, without splitting the name into words.
+    if (nameSort.includes(t) || (w.digits && orgNr.includes(t))) {
+      nameWords ??= nameSort.match(WORD) ?? [];
+      if (nameWords.includes(t) || isOrgWord(orgNr, t)) continue;
+      if (w.prefix && (w.digits ? orgNr.startsWith(t) : nameWords.some((n) => n.startsWith(t)))) {
+        allExact = false;
+        continue;
+      }
+    }
     allExact = false;
-    if (w.prefix && (w.digits ? orgNr.startsWith(t) : nameWords.some((n) => n.startsWith(t)))) continue;
     allName = false;
     if (w.industry.categories.has(categorySlug)) continue;
     if (w.industry.codes.size === 0) return 0;
