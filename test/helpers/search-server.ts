@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Company } from '../../src/core/company.js';
-import type { Scope } from '../../src/core/values.js';
+import type { Plan, Scope } from '../../src/core/values.js';
 import { seedRegister } from '../../src/seed/seed-register.js';
 import { issueKey } from '../../src/server/api-keys.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
@@ -70,7 +70,7 @@ export interface SearchServer {
   key: string;
   server: RunningServer;
   store: SqliteStore;
-  keyFor(scopes: Scope[], account?: string): Promise<string>;
+  keyFor(scopes: Scope[], account?: string, plan?: Plan): Promise<string>;
   /** Every company of the register, read straight from the table (no search code involved). */
   all(): Company[];
   close(): Promise<void>;
@@ -82,8 +82,8 @@ export async function startSearchServer(opts: Partial<StartOptions> = {}): Promi
   const dbPath = await sharedRegister();
   const server = await startServer({ port: 0, dbPath, workers: false, rateLimit: { max: 0, windowMs: 60_000 }, ...opts });
   const store = openSqliteStore(dbPath);
-  const keyFor = async (scopes: Scope[], account = `search-tests-${process.pid}-${++accountCounter}`) =>
-    (await issueKey(store, { account, plan: 'free', scopes })).key;
+  const keyFor = async (scopes: Scope[], account = `search-tests-${process.pid}-${++accountCounter}`, plan: Plan = 'free') =>
+    (await issueKey(store, { account, plan, scopes })).key;
   const key = await keyFor(['companies:read', 'exports:create', 'exports:read', 'webhooks:manage']);
   let everything: Company[] | null = null;
   return {

@@ -10,10 +10,8 @@ import { driverSource } from './collect.js';
 import { estimateDriver, registerSize } from './estimates.js';
 import { allChecks, buildPredicates, type Driver } from './predicates.js';
 import { pluckOne } from './statements.js';
+import { TUNING } from './tuning.js';
 
-/** Up to this many driver rows a count runs as one statement. */
-const ONE_STATEMENT_ROWS = 40_000;
-const SLICES = 256;
 
 export function countMatches(db: Db, filters: SearchFilters, budgetMs: number, now: () => number = () => performance.now()): CountResult {
   const started = now();
@@ -23,12 +21,12 @@ export function countMatches(db: Db, filters: SearchFilters, budgetMs: number, n
   const { maxRowid } = registerSize(db);
   if (preds.list.length === 0) return { total: pluckOne(db, 'SELECT count(*) FROM companies', []) as number, estimated: false };
 
-  const drivers = preds.list.flatMap((p) => p.drivers).map((driver) => ({ driver, rows: estimateDriver(db, driver, ONE_STATEMENT_ROWS) }));
+  const drivers = preds.list.flatMap((p) => p.drivers).map((driver) => ({ driver, rows: estimateDriver(db, driver, TUNING.countInOneStatement) }));
   drivers.sort((a, b) => a.rows - b.rows);
   const small = drivers[0];
   // One filter with its own index (status alone, say): counted from the index, no row read.
   const indexOnly = preds.list.length === 1 && small?.driver.kind === 'index';
-  if (small && (small.rows < ONE_STATEMENT_ROWS || indexOnly)) {
+  if (small && (small.rows < TUNING.countInOneStatement || indexOnly)) {
     const src = driverSource(small.driver);
     const sql = `SELECT count(*) FROM ${src.from} WHERE (${src.where.sql}) AND ${checks.sql}`;
     return { total: pluckOne(db, sql, [...src.where.params, ...checks.params]) as number, estimated: false };
@@ -38,14 +36,14 @@ export function countMatches(db: Db, filters: SearchFilters, budgetMs: number, n
   const sliceable = drivers.find((d) => d.driver.sliceable)?.driver ?? null;
   const sql = sliceSql(sliceable, checks.sql);
   const params = (lo: number, hi: number) => [...slicedParams(sliceable, lo, hi), ...checks.params];
-  const span = Math.ceil((maxRowid + 1) / SLICES);
+  const span = Math.ceil((maxRowid + 1) / TUNING.countSlices);
   let matched = 0;
   let covered = 0;
-  for (let i = 0; i < SLICES; i++) {
+  for (let i = 0; i < TUNING.countSlices; i++) {
     if (i > 0 && now() - started >= budgetMs) {
       return { total: Math.round((matched * (maxRowid + 1)) / Math.max(1, covered)), estimated: true };
     }
-    const lo = bitReverse(i, SLICES) * span;
+    const lo = bitReverse(i, TUNING.countSlices) * span;
     const hi = Math.min(lo + span, maxRowid + 1);
     if (lo >= hi) continue;
     matched += pluckOne(db, sql, params(lo, hi)) as number;

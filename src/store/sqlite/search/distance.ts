@@ -7,7 +7,8 @@
 import type { Db } from '../database.js';
 import { collect } from './collect.js';
 import { haversineKm, ringBoxes } from './geo-math.js';
-import { assess, ESTIMATE_CAP, rankDrivers, SMALL_DRIVER, type PlanInput, type Planned } from './planner.js';
+import { assess, rankDrivers, type PlanInput, type Planned } from './planner.js';
+import { TUNING } from './tuning.js';
 import { allChecks, type Predicate, type Sql } from './predicates.js';
 import { estimateDriver } from './estimates.js';
 import { rawAll } from './statements.js';
@@ -20,8 +21,8 @@ export function distancePage(input: PlanInput): Planned {
   const checks = allChecks(preds);
   const value = { sql: 'distance_km(c.lat, c.lng, ?, ?)', params: [near.lat, near.lng], nullable: false };
   const geo = preds.list.find((p) => p.name === 'near') as Predicate;
-  const inCircle = estimateDriver(db, geo.drivers[0], ESTIMATE_CAP);
-  if (inCircle <= SMALL_DRIVER) {
+  const inCircle = estimateDriver(db, geo.drivers[0], TUNING.estimateCap);
+  if (inCircle <= TUNING.smallDriver) {
     return { hits: collect(db, geo.drivers[0], checks, value, false, after, need), plan: `collect near (~${inCircle}) by distance` };
   }
   const others = rankDrivers(db, preds, (p) => p === geo);
@@ -31,8 +32,8 @@ export function distancePage(input: PlanInput): Planned {
     plan: `collect ${a.best?.driver.name ?? 'near'} by distance, ${why}`,
   });
   if (a.collect) return collectBest(a.why);
-  const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, ESTIMATE_CAP) : Infinity;
-  const r = rings(db, near, radius, checks, after ? { d: Number(after.v), r: after.r } : null, need, budget);
+  const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, TUNING.estimateCap) : Infinity;
+  const r = rings(db, near, radius, checks, after ? { d: Number(after.v), r: after.r } : null, need, budget * TUNING.walkBudgetScale);
   if (r.complete) return { hits: r.hits, plan: `rings ~${Math.round(a.walkRows)}, read ${r.read}` };
   return collectBest(`rings gave up after ${r.read}`);
 }

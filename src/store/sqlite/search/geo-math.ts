@@ -45,6 +45,17 @@ export function boundingBox(lat: number, lng: number, radiusKm: number): Box {
  * the inner circle. A deep page of a distance sort then reads a ring, not the whole disc.
  */
 export function ringBoxes(lat: number, lng: number, innerKm: number, outerKm: number, bands = 12): Box[] {
+  // Neighbouring boxes overlap a little: a point on a shared edge is stored by the R*Tree as a
+  // float32 interval that may reach over the edge, and must fall wholly inside one of them.
+  return ringBoxesExact(lat, lng, innerKm, outerKm, bands).map((b) => ({
+    minLat: b.minLat - PAD_DEG,
+    maxLat: b.maxLat + PAD_DEG,
+    minLng: b.minLng - PAD_DEG,
+    maxLng: b.maxLng + PAD_DEG,
+  }));
+}
+
+function ringBoxesExact(lat: number, lng: number, innerKm: number, outerKm: number, bands: number): Box[] {
   const outer = boundingBox(lat, lng, outerKm);
   // A small inner disc is not worth the extra boxes: read it again and skip its rows.
   if (innerKm < outerKm / 2 || outer.maxLng - outer.minLng >= 360) return [outer];

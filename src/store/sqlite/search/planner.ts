@@ -13,13 +13,10 @@ import { type After, collect } from './collect.js';
 import { estimateDriver, registerSize } from './estimates.js';
 import { allChecks, type Driver, type Predicate, type Predicates } from './predicates.js';
 import { sampleShares } from './sample.js';
+import { TUNING } from './tuning.js';
 import { SORT_SPECS, sortPhases, type WalkSource } from './sort-keys.js';
 import { type Hit, walk } from './walk.js';
 
-/** Drivers are counted up to this many rows. */
-export const ESTIMATE_CAP = 20_000;
-/** A driver this small is collected at once: cheaper than weighing anything else. */
-export const SMALL_DRIVER = 1500;
 /** Relative costs per row: walking (index entry, row, tests) and collecting (row, tests, sort). */
 const WALK_COST = 1.0;
 const COLLECT_COST = 1.4;
@@ -27,7 +24,7 @@ const COLLECT_COST = 1.4;
 export interface Choice {
   driver: Driver;
   predicate: Predicate;
-  /** Counted rows, capped at ESTIMATE_CAP. */
+  /** Counted rows, capped at TUNING.estimateCap. */
   rows: number;
 }
 
@@ -52,9 +49,9 @@ export function rankDrivers(db: Db, preds: Predicates, exclude?: (p: Predicate) 
     if (exclude?.(predicate)) continue;
     // All words together are worth counting only when every word alone is common.
     const words = predicate.drivers.filter((d) => d.name !== 'q:all');
-    const counted = words.map((driver) => ({ driver, predicate, rows: estimateDriver(db, driver, ESTIMATE_CAP) }));
+    const counted = words.map((driver) => ({ driver, predicate, rows: estimateDriver(db, driver, TUNING.estimateCap) }));
     const all = predicate.drivers.find((d) => d.name === 'q:all');
-    if (all && counted.every((c) => c.rows >= ESTIMATE_CAP)) counted.push({ driver: all, predicate, rows: estimateDriver(db, all, ESTIMATE_CAP) });
+    if (all && counted.every((c) => c.rows >= TUNING.estimateCap)) counted.push({ driver: all, predicate, rows: estimateDriver(db, all, TUNING.estimateCap) });
     choices.push(...counted);
   }
   return choices.sort((a, b) => a.rows - b.rows || (a.driver.kind === 'index' ? -1 : 1));
@@ -77,7 +74,7 @@ export interface Assessment {
  */
 export function assess(db: Db, preds: Predicates, need: number, walked: readonly Predicate[], choices: readonly Choice[], collectCost = COLLECT_COST): Assessment {
   const first = choices[0];
-  if (first && first.rows <= SMALL_DRIVER) return { best: { ...first, estimate: first.rows }, walkRows: Infinity, collect: true, why: 'small' };
+  if (first && first.rows <= TUNING.smallDriver) return { best: { ...first, estimate: first.rows }, walkRows: Infinity, collect: true, why: 'small' };
   const size = registerSize(db).rows;
   // Sample every predicate but the text one (a function per row; its drivers' counts serve).
   const sampled = preds.list.filter((p) => p.name !== 'q');
@@ -87,16 +84,16 @@ export function assess(db: Db, preds: Predicates, need: number, walked: readonly
   const text = walked.find((p) => p.name === 'q');
   if (text) {
     const rows = Math.min(...choices.filter((c) => c.predicate === text).map((c) => c.rows), size);
-    joint *= rows >= ESTIMATE_CAP ? 0.1 : rows / Math.max(1, size);
+    joint *= rows >= TUNING.estimateCap ? 0.1 : rows / Math.max(1, size);
   }
   let best: Assessment['best'] = null;
   for (const c of choices) {
-    const estimate = c.rows < ESTIMATE_CAP || c.predicate.name === 'q' ? c.rows : Math.max(c.rows, shareOf(c.predicate) * size);
+    const estimate = c.rows < TUNING.estimateCap || c.predicate.name === 'q' ? c.rows : Math.max(c.rows, shareOf(c.predicate) * size);
     if (!best || estimate < best.estimate) best = { ...c, estimate };
   }
   const walkRows = need / joint;
   // A counted driver's cost is known; a walk's is a guess from a sample: the doubt goes to collecting.
-  const margin = best !== null && best.rows < ESTIMATE_CAP ? 2 : 1;
+  const margin = best !== null && best.rows < TUNING.estimateCap ? 2 : 1;
   const collect = best !== null && best.estimate * collectCost <= walkRows * WALK_COST * margin;
   return { best, walkRows, collect, why: `walk ~${Math.round(walkRows)}` };
 }
@@ -131,8 +128,8 @@ export function sortedPage(input: PlanInput): Planned {
   if (a.collect) return collectFrom(a.why);
   const position = after ? { k: after.v, r: after.r } : null;
   const size = registerSize(db).rows;
-  const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, ESTIMATE_CAP) : Math.max(size / 4, ESTIMATE_CAP);
-  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks, budget, firstChunk: Math.min(a.walkRows * 1.5, 4096) });
+  const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, TUNING.estimateCap) : Math.max(size / 4, TUNING.estimateCap);
+  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks, budget: budget * TUNING.walkBudgetScale, firstChunk: Math.min(a.walkRows * 1.5, 4096) });
   if (result.complete) return { hits: result.hits, plan: `walk ${src.index} ~${Math.round(a.walkRows)}, read ${result.read}` };
   return collectFrom(`walk gave up after ${result.read}`);
 }

@@ -6,7 +6,8 @@
 //   3 the last word as a prefix    - full-text matches with the prefix, by rowid
 //   4 a word only in the industry  - the table by rowid
 // so a broad query ("bygg", "ab") costs a page, not its hundred thousand matches.
-import { assess, ESTIMATE_CAP, rankDrivers, type PlanInput, type Planned } from './planner.js';
+import { assess, rankDrivers, type PlanInput, type Planned } from './planner.js';
+import { TUNING } from './tuning.js';
 import { collect } from './collect.js';
 import { allChecks, ftsAllWords, prefixEnd, type Sql } from './predicates.js';
 import { TIER_EXACT, TIER_INDUSTRY, TIER_PREFIX, TIER_STARTS_WITH, tierOfValue, type TextQuery } from './text-query.js';
@@ -34,18 +35,18 @@ export function relevancePage(input: PlanInput): Planned {
   // Several words, one of them rare: its rows are few, and tiers walked over them would read
   // them once per tier. Ranked in one pass instead.
   const rarest = choices.find((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
-  if (tq.words.length > 1 && rarest && rarest.rows < ESTIMATE_CAP) return collectBest(`rare word ${rarest.driver.name} (~${rarest.rows})`);
+  if (tq.words.length > 1 && rarest && rarest.rows < TUNING.estimateCap) return collectBest(`rare word ${rarest.driver.name} (~${rarest.rows})`);
   const status = query.filters.status;
   // Tier 4 (industry only) from the rarest word's rows when they are few, else by rowid.
   const words = choices.filter((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
-  const industrySource = words[0] && words[0].rows < ESTIMATE_CAP ? words[0].driver.sql : null;
+  const industrySource = words[0] && words[0].rows < TUNING.estimateCap ? words[0].driver.sql : null;
   const industryParams = industrySource ? words[0].driver.params : [];
   const phases = tierPhases(tq, descending, status && status.length === 1 ? status[0] : null, after ? { v: String(after.v), r: after.r } : null, {
     sql: industrySource,
     params: industryParams,
   });
-  const budget = Math.max(2 * (a.best?.estimate ?? 0), 4 * a.walkRows, ESTIMATE_CAP);
-  const result = walk(db, phases, { need, checks, budget, firstChunk: Math.min(4096, Math.max(need * 2, a.walkRows)) });
+  const budget = Math.max(2 * (a.best?.estimate ?? 0), 4 * a.walkRows, TUNING.estimateCap);
+  const result = walk(db, phases, { need, checks, budget: budget * TUNING.walkBudgetScale, firstChunk: Math.min(4096, Math.max(need * 2, a.walkRows)) });
   if (result.complete) return { hits: result.hits, plan: `walk tiers ~${Math.round(a.walkRows)}, read ${result.read}` };
   return collectBest(`tier walk gave up after ${result.read}`);
 }
