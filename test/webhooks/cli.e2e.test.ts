@@ -9,7 +9,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { signPayload } from '../../src/webhooks/signature.js';
-import { bolag, BUILT, cleanEnv, jsonLines } from '../cli/helpers.js';
+import { bolag, BUILT, cleanEnv, jsonLines, ROOT } from '../cli/helpers.js';
 import { call, startReceiver, startTestServer, waitFor, type TestServer } from './helpers.js';
 
 const stripe = new Stripe('sk_test_x');
@@ -279,6 +279,34 @@ describe.skipIf(!BUILT)('against a running service', { timeout: 30_000 }, () => 
       expect((await bolag(['webhooks', 'update', 'whk_x'], { env: env2 })).exitCode).toBe(2);
     } finally {
       await insecure.close();
+    }
+  });
+});
+
+describe.skipIf(!BUILT)('secrets stay out of the logs', { timeout: 30_000 }, () => {
+  it('the request log of a server with logging on never holds a webhook secret', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bolag-log-'));
+    const script = `
+      const { startServer } = await import(${JSON.stringify(join(ROOT, 'dist/src/server/start.js'))});
+      const s = await startServer({ port: 0, dbPath: ${JSON.stringify(join(dir, 'db'))}, seedCount: 100, logger: true, allowInsecureWebhooks: true });
+      const auth = { authorization: 'Bearer ' + s.apiKey };
+      const post = (path, body) => fetch(s.url + path, { method: 'POST', headers: body ? { ...auth, 'content-type': 'application/json' } : auth, body: body && JSON.stringify(body) }).then((r) => r.json());
+      const c = await post('/webhooks', { url: 'http://127.0.0.1:9/x', events: ['company.updated'] });
+      const r = await post('/webhooks/' + c.data.id + '/rotate-secret');
+      await post('/webhooks/' + c.data.id + '/test');
+      await new Promise((res) => setTimeout(res, 400));
+      process.stderr.write(JSON.stringify([c.data.secret, r.data.secret]));
+      await s.close();`;
+    try {
+      const { execa } = await import('execa');
+      const r = await execa('node', ['--input-type=module', '-e', script], { reject: false, cwd: ROOT });
+      const secrets = JSON.parse(String(r.stderr).trim().split('\n').at(-1) as string) as string[];
+      expect(secrets.every((x) => x.startsWith('whsec_'))).toBe(true);
+      const log = String(r.stdout);
+      expect(log).toContain('request completed');
+      for (const secret of secrets) expect(log).not.toContain(secret);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
