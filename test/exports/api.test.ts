@@ -1,6 +1,6 @@
 // POST /exports, GET /exports/{id}, GET /exports over real HTTP: validation, scopes, accounts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startTestServer, waitForExport, type TestServer } from './helpers.js';
+import { api, http, startTestServer, waitForExport, type TestServer } from './helpers.js';
 
 let t: TestServer;
 let other: string;
@@ -56,9 +56,9 @@ describe('POST /exports', () => {
   });
 
   it('rejects a body that is not a JSON object', async () => {
-    const res = await fetch(`${t.url}/exports`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: '[]' });
+    const res = await http(`${t.url}/exports`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: '[]' });
     expect(res.status).toBe(400);
-    const empty = await fetch(`${t.url}/exports`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' } });
+    const empty = await http(`${t.url}/exports`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' } });
     expect(empty.status).toBe(400);
   });
 

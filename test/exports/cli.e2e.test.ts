@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/core/csv.js';
 import { ensureBuilt, ROOT } from './built.js';
-import { api, searchAll, startTestServer, waitForExport, type TestServer } from './helpers.js';
+import { api, http, searchAll, startTestServer, waitForExport, type TestServer } from './helpers.js';
 
 let t: TestServer;
 let proxy: Proxy;
@@ -31,15 +31,18 @@ interface Proxy {
   target: URL;
   ranges: string[];
   corrupt: RegExp | null;
+  /** Answer downloads with Connection: close and close the connection after the body, as many proxies do. */
+  closeAfter: boolean;
   server: Server;
 }
 
 async function startProxy(target: URL): Promise<Proxy> {
-  const p: Proxy = { url: '', target, ranges: [], corrupt: null, server: undefined as unknown as Server };
+  const p: Proxy = { url: '', target, ranges: [], corrupt: null, closeAfter: false, server: undefined as unknown as Server };
   p.server = createServer((req, res) => {
     if (req.url?.includes('/files/')) p.ranges.push(String(req.headers.range ?? ''));
-    const upstream = request({ host: p.target.hostname, port: p.target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
+    const upstream = request({ host: p.target.hostname, port: p.target.port, path: req.url, method: req.method, headers: req.headers, agent: false }, (up) => {
+      const close = p.closeAfter && (req.url ?? '').includes('/files/');
+      res.writeHead(up.statusCode ?? 502, close ? { ...up.headers, connection: 'close' } : up.headers);
       const corrupt = p.corrupt !== null && p.corrupt.test(req.url ?? '');
       let first = true;
       up.on('data', (chunk: Buffer) => {
@@ -124,6 +127,7 @@ describe('bolag export create --wait', () => {
   it('downloads every part of a multi-part export and checks each against its sha256', async () => {
     const out = join(work, 'all');
     const r = await bolag(['export', 'create', '--status', 'all', '--no-exclude-advertising-blocked', '--format', 'jsonl', '--wait', '--out', out]);
+    expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
     const paths = r.stdout.split('\n').filter(Boolean);
     expect(paths).toHaveLength(12);
@@ -168,7 +172,7 @@ describe('bolag export create|get|wait|download', () => {
     const e = await waitForExport(t, t.key, created.id);
     expect(e.files.length).toBeGreaterThan(2);
     const out = join(work, 'resume');
-    const parts = await Promise.all(e.files.map(async (f: any) => Buffer.from(await (await fetch(f.url)).arrayBuffer())));
+    const parts = await Promise.all(e.files.map(async (f: any) => Buffer.from(await (await http(f.url)).arrayBuffer())));
     rmSync(out, { recursive: true, force: true });
     await execa('mkdir', ['-p', out]);
     writeFileSync(join(out, `${e.files[0].name}.part`), parts[0].subarray(0, 1000)); // an interrupted download
@@ -179,6 +183,20 @@ describe('bolag export create|get|wait|download', () => {
     expect(proxy.ranges[0]).toBe('bytes=1000-');
     e.files.forEach((f: any, i: number) => expect(readFileSync(join(out, f.name)).equals(parts[i])).toBe(true));
     expect(readdirSync(out).filter((n) => n.endsWith('.part'))).toEqual([]);
+  }, 60_000);
+
+  it('survives a proxy that closes the connection after each download', async () => {
+    const created = (await api(t, t.key, 'POST', '/exports', { format: 'jsonl', filters: { status: 'all' } })).body.data;
+    const e = await waitForExport(t, t.key, created.id);
+    proxy.closeAfter = true;
+    try {
+      const r = await bolag(['export', 'download', e.id, '--out', join(work, 'closing')]);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(e.files.length);
+    } finally {
+      proxy.closeAfter = false;
+    }
   }, 60_000);
 
   it('never leaves a file that does not match its sha256 under the final name (exit 5)', async () => {

@@ -6,6 +6,22 @@ import { issueKey } from '../../src/server/api-keys.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Scope } from '../../src/core/values.js';
+import { Agent, fetch as undiciFetch, type RequestInit } from 'undici';
+
+// The tests' own connection pool: closed before a server stops, so that no keep-alive
+// connection whose last response ended just as the stop began holds the server open.
+let agent = new Agent();
+
+/** fetch over the tests' pool. */
+export function http(url: string, init: RequestInit = {}) {
+  return undiciFetch(url, { ...init, dispatcher: agent });
+}
+
+async function closeConnections(): Promise<void> {
+  const old = agent;
+  agent = new Agent();
+  await old.close();
+}
 
 export interface TestServer {
   dir: string;
@@ -43,6 +59,7 @@ export async function startTestServer(opts: Partial<StartOptions> = {}, start: t
       return t.server;
     },
     async stop() {
+      await closeConnections();
       await t.server.close();
     },
     store() {
@@ -53,6 +70,7 @@ export async function startTestServer(opts: Partial<StartOptions> = {}, start: t
       return (await issueKey(t.store(), { account, plan: 'free', scopes })).key;
     },
     async cleanup() {
+      await closeConnections();
       await t.server?.close();
       await side?.close();
       rmSync(dir, { recursive: true, force: true });
@@ -76,7 +94,7 @@ export async function api<T = any>(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<Reply<T>> {
-  const res = await fetch(`${t.url}${path}`, {
+  const res = await http(`${t.url}${path}`, {
     method,
     headers: {
       ...(key ? { authorization: `Bearer ${key}` } : {}),
@@ -102,7 +120,7 @@ export async function waitForExport(t: Pick<TestServer, 'url'>, key: string, id:
 }
 
 export async function download(url: string, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { headers });
+  const res = await http(url, { headers });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 

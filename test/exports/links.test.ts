@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Signer } from '../../src/server/signer.js';
 import { signedLink } from '../../src/exports/links.js';
-import { api, download, startTestServer, waitForExport, type TestServer } from './helpers.js';
+import { api, download, http, startTestServer, waitForExport, type TestServer } from './helpers.js';
 
 let t: TestServer;
 let single: any;
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(async () => t?.cleanup());
 
 async function errorOf(url: string) {
-  const res = await fetch(url);
+  const res = await http(url);
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -100,7 +100,7 @@ describe('byte ranges', () => {
 
   it('answer 416 when the range starts past the end', async () => {
     const f = single.files[0];
-    const res = await fetch(f.url, { headers: { range: `bytes=${f.bytes}-` } });
+    const res = await http(f.url, { headers: { range: `bytes=${f.bytes}-` } });
     expect(res.status).toBe(416);
     expect(res.headers.get('content-range')).toBe(`bytes */${f.bytes}`);
     expect(((await res.json()) as any).error.code).toBe('range_not_satisfiable');

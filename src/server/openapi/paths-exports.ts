@@ -17,11 +17,12 @@ const linkParameters = [
   { name: 'signature', in: 'query', required: true, description: 'Signature of the link.', schema: { type: 'string' } },
 ];
 
-const linkResponses = {
+// Built on call, not at load: operations.ts imports this module while it is still loading.
+const linkResponses = () => ({
   '403': linkError('The link was changed (bad signature)'),
   '404': linkError('No such export or file'),
   '410': linkError('The link has expired (24 hours after completion)'),
-};
+});
 
 export function exportPaths(): Record<string, Record<string, unknown>> {
   const exportRecord = toJson(ExportSchema, 'output');
@@ -74,7 +75,7 @@ export function exportPaths(): Record<string, Record<string, unknown>> {
           '200': { description: 'The file (text/csv, application/x-ndjson) or application/zip' },
           '206': { description: 'A byte range of a single-part export' },
           '416': linkError('Range not satisfiable'),
-          ...linkResponses,
+          ...linkResponses(),
         },
       },
     },
@@ -88,7 +89,7 @@ export function exportPaths(): Record<string, Record<string, unknown>> {
           '200': { description: 'The part' },
           '206': { description: 'A byte range of the part' },
           '416': linkError('Range not satisfiable'),
-          ...linkResponses,
+          ...linkResponses(),
         },
       },
     },

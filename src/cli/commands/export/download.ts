@@ -3,8 +3,8 @@
 // with a Range request (If-Range on the part's ETag, so a changed file starts over), and a
 // part that does not match its checksum is never renamed into place.
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, fsyncSync, openSync, writeSync } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ExportFailedError, NetworkError } from '../../errors/index.js';
 import type { HttpClient } from '../../http-client.js';
@@ -120,26 +120,34 @@ async function fetchInto(
   const headers: Record<string, string> = offset > 0 ? { range: `bytes=${offset}-`, 'if-range': `"${file.sha256}"` } : {};
   const res = await opts.client.stream('GET', file.url, { headers, signal: opts.signal });
   // 206: the rest of the file. Anything else is the whole file, replacing what the partial held.
-  let position = res.status === 206 ? offset : 0;
-  const handle = await open(partial, position === 0 ? 'w' : 'r+');
+  const position = res.status === 206 ? offset : 0;
+  const fd = openSync(partial, position === 0 ? 'w' : 'r+');
   try {
-    let lastShown = 0;
-    for await (const chunk of res.body) {
-      const buf = chunk as Buffer;
-      let written = 0;
-      while (written < buf.length) {
-        const r = await handle.write(buf, written, buf.length - written, position + written);
-        written += r.bytesWritten;
-      }
-      position += buf.length;
-      const now = Date.now();
-      if (now - lastShown > 100) {
-        lastShown = now;
-        progress(position);
-      }
-    }
-    await handle.sync();
+    await new Promise<void>((resolve, reject) => {
+      let at = position;
+      let lastShown = 0;
+      // Written synchronously as each chunk arrives: the body keeps flowing and never holds the
+      // connection paused (undici's parser crashes when a paused connection is closed by the
+      // other side, nodejs/undici#5360), and a part's chunks are small next to the disk's speed.
+      res.body.on('data', (chunk: Buffer) => {
+        try {
+          for (let written = 0; written < chunk.length; ) written += writeSync(fd, chunk, written, chunk.length - written, at + written);
+        } catch (error) {
+          res.body.destroy(error as Error);
+          return;
+        }
+        at += chunk.length;
+        const now = Date.now();
+        if (now - lastShown > 100) {
+          lastShown = now;
+          progress(at);
+        }
+      });
+      res.body.once('end', resolve);
+      res.body.once('error', reject);
+    });
+    fsyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
