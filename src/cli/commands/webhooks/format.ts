@@ -25,13 +25,13 @@ function time(v: unknown): string {
 }
 
 const DELIVERY_COLUMNS: TableColumn[] = [
-  { header: 'TIME', value: (r) => time(r.created_at), align: 'left', min: 20, keep: 100 },
+  { header: 'TIME', value: (r) => time(r.created_at), align: 'left', min: 20, keep: 85 },
   { header: 'EVENT', value: (r) => text(r.event_id), align: 'left', min: 24, keep: Infinity },
-  { header: 'TYPE', value: (r) => text(r.event_type), align: 'left', min: 12, keep: 90 },
+  { header: 'TYPE', value: (r) => text(r.event_type), align: 'left', min: 12, keep: 75 },
   { header: 'TRY', value: (r) => text(r.attempt), align: 'right', min: 3, shrink: false, keep: 80 },
   { header: 'STATUS', value: (r) => (r.status_code === null ? '-' : text(r.status_code)), align: 'right', min: 6, shrink: false, keep: 95 },
   { header: 'MS', value: (r) => text(r.duration_ms), align: 'right', min: 5, shrink: false, keep: 60 },
-  { header: 'ERROR', value: (r) => text(r.error), align: 'left', min: 10, keep: 70 },
+  { header: 'ERROR', value: (r) => text(r.error), align: 'left', min: 18, keep: 92 },
 ];
 
 export function webhookTable(width: number, color: boolean): TableFormatter {

@@ -83,17 +83,20 @@ export async function webhooksRun(opts: WebhooksOptions): Promise<void> {
       const rows: Row[] = [];
       const table = deliveryTable(io.columns(), io.color);
       let cursor: string | undefined;
+      let shown = false;
       for (;;) {
         const res = await wait(
           client.get<Page>(path(action.id, '/deliveries'), { query: { limit: action.limit ?? (action.all ? 100 : undefined), cursor }, signal: interrupt }),
         );
         const page = res.data.data;
+        shown ||= page.length > 0;
         if (format === 'json') rows.push(...page);
         else await showList(page, () => table);
         cursor = res.data.pagination?.next_cursor;
         if (!action.all || !res.data.pagination?.has_more || !cursor) break;
       }
       if (format === 'json') await showList(rows, () => table);
+      else if (format === 'table' && !shown) factory.notice('No delivery attempts yet.');
       return;
     }
   }
