@@ -4,6 +4,7 @@
 // (VmHWM of the child; each format runs in a fresh server). Goal: ≥ 150,000 rows/s, ≤ 250 MB.
 // The register: --db PATH, else /tmp/bolag-bench/register.db (made by the search bench), else
 // one seeded once into /tmp/bolag-bench-export/. It is copied first: the server writes to it.
+import Database from 'better-sqlite3';
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -147,8 +148,10 @@ export async function run(args: string[] = []): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bolag-bench-export-'));
   const dbPath = join(dir, 'register.db');
   try {
-    copyFileSync(source, dbPath);
-    for (const suffix of ['-wal']) if (existsSync(source + suffix)) copyFileSync(source + suffix, dbPath + suffix);
+    // A consistent copy even while another process has the register open (SQLite's backup API).
+    const reader = new Database(source, { readonly: true, fileMustExist: true });
+    await reader.backup(dbPath);
+    reader.close();
     console.log(`export: the whole register (${source}), every status, advertising block included`);
     for (const format of ['csv', 'jsonl'] as const) {
       const r = await exportOnce(dbPath, dir, format, a.threads);

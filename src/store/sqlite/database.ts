@@ -16,7 +16,7 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
   db.pragma('foreign_keys = ON');
   // A bulk reader scans the whole register once: a small cache and no memory map, so its
   // pages do not stay resident.
-  db.pragma(opts.bulkReader ? 'cache_size = -8192' : 'cache_size = -65536'); // 8 or 64 MiB page cache
+  db.pragma(opts.bulkReader ? 'cache_size = -2048' : 'cache_size = -65536'); // 2 or 64 MiB page cache
   db.pragma(opts.bulkReader ? 'mmap_size = 0' : 'mmap_size = 1073741824');
   db.pragma('temp_store = MEMORY');
   if (!opts.readonly) migrate(db);
