@@ -23,6 +23,8 @@ export const ExportRequestSchema = z.strictObject({
 export type ExportRequest = z.output<typeof ExportRequestSchema>;
 
 export const ExportFileSchema = z.object({
+  /** The file name a download gets (`exp_….csv`, or `exp_…-part-002.csv` for several parts). */
+  name: z.string(),
   url: z.string(),
   rows: z.number().int(),
   bytes: z.number().int(),
