@@ -39,44 +39,59 @@ export function boundingBox(lat: number, lng: number, radiusKm: number): Box {
 }
 
 /**
- * Boxes that together hold every point whose distance from the centre is above `innerKm`
- * and at most `outerKm`, leaving out as much of the inner disc as a few boxes can: the outer
- * box cut into horizontal bands, each band without the middle stretch that lies wholly inside
- * the inner circle. A deep page of a distance sort then reads a ring, not the whole disc.
+ * Boxes that together hold every point whose distance from the centre is above `innerKm` and
+ * at most `outerKm`, and little else: the outer circle's latitudes cut into bands of about
+ * `bandKm`, each band as wide as the circle reaches within it (on the sphere), without the
+ * middle stretch that lies wholly inside the inner circle. A deep page of a distance sort then
+ * reads a thin ring, not the disc inside it. Neighbouring boxes overlap a little: a point on a
+ * shared edge is stored by the R*Tree as a float32 interval that may reach over the edge.
  */
-export function ringBoxes(lat: number, lng: number, innerKm: number, outerKm: number, bands = 12): Box[] {
-  // Neighbouring boxes overlap a little: a point on a shared edge is stored by the R*Tree as a
-  // float32 interval that may reach over the edge, and must fall wholly inside one of them.
-  return ringBoxesExact(lat, lng, innerKm, outerKm, bands).map((b) => ({
-    minLat: b.minLat - PAD_DEG,
-    maxLat: b.maxLat + PAD_DEG,
-    minLng: b.minLng - PAD_DEG,
-    maxLng: b.maxLng + PAD_DEG,
-  }));
-}
-
-function ringBoxesExact(lat: number, lng: number, innerKm: number, outerKm: number, bands: number): Box[] {
+export function ringBoxes(lat: number, lng: number, innerKm: number, outerKm: number, bandKm: number, maxBands = 128): Box[] {
   const outer = boundingBox(lat, lng, outerKm);
-  // A small inner disc is not worth the extra boxes: read it again and skip its rows.
-  if (innerKm < outerKm / 2 || outer.maxLng - outer.minLng >= 360) return [outer];
-  const inner = boundingBox(lat, lng, innerKm);
+  if (outer.maxLng - outer.minLng >= 360) return [outer];
+  const span = outer.maxLat - outer.minLat;
+  const bands = Math.max(1, Math.min(maxBands, Math.ceil((span * 111.195) / Math.max(bandKm, 1e-3))));
+  const step = span / bands;
   const boxes: Box[] = [];
-  // Outside the inner circle's latitudes, nothing can be left out.
-  if (outer.maxLat > inner.maxLat) boxes.push({ ...outer, minLat: inner.maxLat });
-  if (outer.minLat < inner.minLat) boxes.push({ ...outer, maxLat: inner.minLat });
-  const step = (inner.maxLat - inner.minLat) / bands;
   for (let i = 0; i < bands; i++) {
-    const lo = inner.minLat + i * step;
-    const hi = i === bands - 1 ? inner.maxLat : lo + step;
-    const halfWidth = innerHalfWidth(lat, lng, innerKm, lo, hi);
-    if (halfWidth <= 0) {
-      boxes.push({ minLat: lo, maxLat: hi, minLng: outer.minLng, maxLng: outer.maxLng });
-      continue;
+    const lo = outer.minLat + i * step;
+    const hi = i === bands - 1 ? outer.maxLat : lo + step;
+    const reach = outerHalfWidth(lat, outerKm, lo, hi);
+    if (reach < 0) continue;
+    const wo = reach * 1.0001 + PAD_DEG;
+    const wi = innerKm > 0 ? innerHalfWidth(lat, lng, innerKm, lo, hi) : 0;
+    const band = { minLat: lo - PAD_DEG, maxLat: hi + PAD_DEG };
+    if (wi <= 0) boxes.push({ ...band, minLng: lng - wo, maxLng: lng + wo });
+    else if (wi < wo) {
+      boxes.push({ ...band, minLng: lng - wo, maxLng: lng - wi + PAD_DEG });
+      boxes.push({ ...band, minLng: lng + wi - PAD_DEG, maxLng: lng + wo });
     }
-    boxes.push({ minLat: lo, maxLat: hi, minLng: outer.minLng, maxLng: lng - halfWidth });
-    boxes.push({ minLat: lo, maxLat: hi, minLng: lng + halfWidth, maxLng: outer.maxLng });
   }
   return boxes;
+}
+
+/**
+ * How far in degrees of longitude the spherical cap of `radiusKm` reaches within the band of
+ * latitudes [lo, hi], or -1 when it does not reach the band.
+ */
+function outerHalfWidth(lat: number, radiusKm: number, lo: number, hi: number): number {
+  const delta = radiusKm / EARTH_RADIUS_KM;
+  const a = Math.max(lo, lat - delta / DEG);
+  const b = Math.min(hi, lat + delta / DEG);
+  if (a > b) return -1;
+  const phi0 = lat * DEG;
+  const reachAt = (phi: number) => {
+    const arg = (Math.cos(delta) - Math.sin(phi0) * Math.sin(phi * DEG)) / (Math.cos(phi0) * Math.cos(phi * DEG));
+    return arg >= 1 ? 0 : arg <= -1 ? 180 : Math.acos(arg) / DEG;
+  };
+  let best = Math.max(reachAt(a), reachAt(b));
+  // The cap is widest at the latitude where sin φ = sin φ0 / cos δ.
+  const s = Math.sin(phi0) / Math.cos(delta);
+  if (Math.abs(s) < 1) {
+    const widest = Math.asin(s) / DEG;
+    if (widest > a && widest < b) best = Math.max(best, reachAt(widest));
+  }
+  return best;
 }
 
 /**
@@ -90,7 +105,7 @@ function innerHalfWidth(lat: number, lng: number, radiusKm: number, lo: number, 
   if (dy >= radiusKm) return 0;
   const cosMax = Math.max(Math.cos(lo * DEG), Math.cos(hi * DEG), lo < 0 && hi > 0 ? 1 : 0);
   let w = Math.sqrt(radiusKm * radiusKm - dy * dy) / (111.195 * Math.max(cosMax, 1e-6));
-  for (let i = 0; i < 30 && w > 0; i++) {
+  for (let i = 0; i < 60 && w > 0; i++) {
     const worst = Math.max(haversineKm(lat, lng, lo, lng + w), haversineKm(lat, lng, hi, lng + w));
     if (worst < radiusKm * 0.999) return Math.max(0, w - PAD_DEG);
     w *= 0.97;
