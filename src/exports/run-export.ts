@@ -45,7 +45,8 @@ const THREAD_MIN_ROWS = 50_000;
 /** Row numbers a thread reads at a time: small, so that what a slice allocates dies young. */
 const THREAD_SPAN = 1000;
 const HEARTBEAT_MS = 5000;
-const PROGRESS_MS = 1000;
+/** How often row_count is brought up to date while running (what `bolag export wait` shows). */
+const PROGRESS_MS = 500;
 /** Give the HTTP server a turn at least this often. */
 const TURN_MS = 25;
 
