@@ -1,7 +1,9 @@
 // The export worker: claims `export.run` jobs from the durable queue, one at a time, and runs
 // them. Its lease is renewed while a run works; a graceful stop hands the job back at once, and
 // a crash leaves the lease to lapse, so either way the next start finishes the export.
+import { rm } from 'node:fs/promises';
 import type { ServerContext } from '../server/context.js';
+import { exportFolder } from './files.js';
 import type { RunningWorker } from '../server/workers.js';
 import type { Job } from '../store/store.js';
 import { runExport, RunInterrupted, type RunControl } from './run-export.js';
@@ -11,6 +13,8 @@ export const EXPORT_JOB = 'export.run';
 /** How long a claimed run stays ours without a heartbeat (the run beats every 5 s). */
 const LEASE_MS = 30_000;
 const IDLE_POLL_MS = 1000;
+/** How often the files of expired exports are deleted. */
+const SWEEP_MS = 10 * 60_000;
 /** A job whose export row is not there yet (created just after the job) is tried again this many times. */
 const MISSING_RETRIES = 5;
 
@@ -22,6 +26,23 @@ export interface ExportWorkerOptions {
   threadMinRows?: number;
   threadSpan?: number;
   pollMs?: number;
+}
+
+/**
+ * Deletes the files of exports whose links have expired (they can no longer be downloaded) and
+ * empties their file list; the record stays, with its row count and expiry.
+ */
+export async function sweepExpired(ctx: ServerContext, now: Date = new Date()): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const batch = await ctx.store.exports.expired(now.toISOString(), 100);
+    for (const e of batch) {
+      await rm(exportFolder(ctx.options, e.id), { recursive: true, force: true });
+      await ctx.store.exports.update(e.id, { files: [] });
+      removed++;
+    }
+    if (batch.length < 100) return removed;
+  }
 }
 
 /** Wakes the worker of this server at once when an export is queued, instead of at its next poll. */
@@ -76,8 +97,13 @@ export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions
     }
   }
 
+  let lastSweep = 0;
   const loop = (async () => {
     while (!stopping.signal.aborted) {
+      if (Date.now() - lastSweep >= SWEEP_MS) {
+        lastSweep = Date.now();
+        await sweepExpired(ctx).catch(() => undefined);
+      }
       let job: Job | null = null;
       try {
         job = await store.jobs.claim([EXPORT_JOB], LEASE_MS);

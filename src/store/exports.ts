@@ -31,6 +31,8 @@ export interface ExportRepository {
   getById(id: string): Promise<StoredExport | null>;
   list(accountId: string, limit: number, afterId?: string): Promise<StoredExport[]>;
   update(id: string, patch: Partial<StoredExport>): Promise<void>;
+  /** Completed exports of any account whose links expired before `before` and whose files are still listed. */
+  expired(before: string, limit: number): Promise<StoredExport[]>;
   /**
    * Moves a running export to its final state and appends its event to the account's outbox,
    * in one transaction. False (and nothing written) when the export was not running, so an

@@ -1,5 +1,7 @@
 // Signed links: no API key, 24 h expiry (410), tampering (403), byte ranges (206/416).
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Signer } from '../../src/server/signer.js';
 import { signedLink } from '../../src/exports/links.js';
@@ -120,5 +122,22 @@ describe('byte ranges', () => {
     const whole = Buffer.concat([head.bytes, tail.bytes]);
     expect(whole.length).toBe(f.bytes);
     expect(createHash('sha256').update(whole).digest('hex')).toBe(f.sha256);
+  });
+});
+
+describe('expired exports', () => {
+  it('lose their files at the next sweep (the worker sweeps when it starts); the record stays', async () => {
+    // multi's expiry was moved 25 hours back above.
+    expect(existsSync(join(t.exportDir, multi.id))).toBe(true);
+    await t.stop();
+    await t.start();
+    for (let i = 0; i < 100 && existsSync(join(t.exportDir, multi.id)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(join(t.exportDir, multi.id))).toBe(false);
+    const after = (await api(t, t.key, 'GET', `/exports/${multi.id}`)).body.data;
+    expect(after).toMatchObject({ status: 'completed', row_count: multi.row_count, files: [] });
+    expect((await errorOf(after.download_url)).status).toBe(410);
+    // The unexpired one keeps its files.
+    expect((await api(t, t.key, 'GET', `/exports/${single.id}`)).body.data.files).toHaveLength(1);
+    expect(existsSync(join(t.exportDir, single.id))).toBe(true);
   });
 });

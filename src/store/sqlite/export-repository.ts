@@ -62,6 +62,13 @@ export class SqliteExportRepository implements ExportRepository {
     return rows.map(fromRow);
   }
 
+  async expired(before: string, limit: number): Promise<StoredExport[]> {
+    const rows = this.db
+      .prepare("SELECT * FROM exports WHERE status = 'completed' AND expires_at < ? AND files != '[]' ORDER BY expires_at LIMIT ?")
+      .all(before, limit) as ExportRow[];
+    return rows.map(fromRow);
+  }
+
   async update(id: string, patch: Partial<StoredExport>): Promise<void> {
     const cols = toColumns(patch);
     delete cols.id;
