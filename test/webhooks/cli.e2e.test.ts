@@ -141,7 +141,7 @@ describe.skipIf(!BUILT)('bolag listen', { timeout: 30_000 }, () => {
       expect(got.headers['bolag-event-id']).toBe('evt_fwd1');
       expect(got.headers['content-type']).toBe('application/json');
       expect(got.headers['x-extra']).toBe('kept');
-      await waitFor(() => l.err().includes('forwarded evt_fwd1: 202'), { what: 'status printed' });
+      await waitFor(() => l.err().includes('forwarded evt_fwd1: 202') && jsonLines(l.out()).length === 1, { what: 'status printed' });
       await l.stop();
 
       // A redirecting target: reported, not followed.
@@ -167,7 +167,7 @@ describe.skipIf(!BUILT)('bolag listen', { timeout: 30_000 }, () => {
       const b = event('company.updated', 'evt_exec2');
       await post(l.url, a, { 'bolag-signature': signPayload(a, [SECRET_NEW], now()), 'bolag-event-id': 'evt_exec1', 'bolag-event-type': 'company.created' });
       await post(l.url, b, { 'bolag-signature': signPayload(b, [SECRET_NEW], now()), 'bolag-event-id': 'evt_exec2', 'bolag-event-type': 'company.updated' });
-      await waitFor(() => l.err().includes('evt_exec2: exec: exit 0'), { what: 'exec result' });
+      await waitFor(() => l.err().includes('evt_exec2: exec: exit 0') && jsonLines(l.out()).length === 2, { what: 'exec result' });
       expect(readFileSync(join(dir, 'evt_exec1.json'), 'utf8')).toBe(a);
       expect(readFileSync(join(dir, 'evt_exec2.json'), 'utf8')).toBe(b);
       expect(l.err()).toContain('done-company.created');

@@ -235,8 +235,14 @@ describe('restart', () => {
       r.respond = () => 200;
       await waitFor(() => r.received.filter((x) => x.headers['bolag-event-id'] === ev).length >= 2, { what: 'retry after restart' });
       await waitFor(() => r.received.some((x) => x.headers['bolag-event-id'] === later.id), { what: 'event written while down' });
-      const ds = await deliveries(s, s.apiKey, w.id);
-      expect(ds.filter((d) => d.event_id === ev).map((d) => d.attempt)).toEqual([2, 1]);
+      // The attempt is recorded just after the receiver sees it.
+      const ds = await waitFor(async () => {
+        const all = (await deliveries(s, s.apiKey, w.id)).filter((d) => d.event_id === ev);
+        return all.length >= 2 ? all : null;
+      });
+      expect(ds.map((d) => d.attempt)).toEqual([2, 1]);
+      expect(ds[0]).toMatchObject({ status_code: 200, error: null });
+      expect(ds[1]).toMatchObject({ status_code: 503, error: 'HTTP 503' });
     } finally {
       await s.close();
       await r.close();

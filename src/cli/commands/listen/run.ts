@@ -47,7 +47,8 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
   const queue: ReceivedDelivery[] = [];
   let draining: Promise<void> | undefined;
   let failure: unknown;
-  const handle = async (d: ReceivedDelivery): Promise<string> => {
+  /** Forwards and runs --exec for one delivery; the line to print, and notes for stderr after it. */
+  const handle = async (d: ReceivedDelivery): Promise<{ line: string; notes: string[] }> => {
     const extras: string[] = [];
     const notes: string[] = [];
     if (forwarder) {
@@ -61,9 +62,8 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
       extras.push(e);
       notes.push(`${d.eventId}: ${e}`);
     }
-    if (pretty) return prettyLine(d, extras, io.color);
-    for (const n of notes) factory.notice(n);
-    return jsonlLine(d);
+    if (pretty) return { line: prettyLine(d, extras, io.color), notes: [] };
+    return { line: jsonlLine(d), notes };
   };
   const drain = async () => {
     try {
@@ -72,7 +72,9 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
           const batch = queue.splice(0);
           await sink.write(batch.map((d) => (pretty ? prettyLine(d, [], io.color) : jsonlLine(d))).join(''));
         } else {
-          await sink.write(await handle(queue.shift() as ReceivedDelivery));
+          const { line, notes } = await handle(queue.shift() as ReceivedDelivery);
+          await sink.write(line);
+          for (const n of notes) factory.notice(n);
         }
       }
     } catch (e) {
