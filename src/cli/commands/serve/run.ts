@@ -4,14 +4,12 @@ import { registerDbPath } from '../../../local/paths.js';
 import { startServer } from '../../../server/start.js';
 import type { ServeOptions } from '../serve.js';
 import { seedProgress } from '../db/seed-progress.js';
-
-export const INSECURE_WEBHOOKS_NOTICE =
-  'WARNING: --allow-insecure-webhooks is on: webhooks may target http:// and internal addresses (loopback, private networks). Use it only for local development.';
+import { INSECURE_WEBHOOKS_WARNING } from '../../../webhooks/insecure.js';
 
 export async function serveRun(opts: ServeOptions): Promise<void> {
   const f = opts.factory;
   const dbPath = opts.databaseUrl ? undefined : (opts.dbPath ?? registerDbPath(f.env));
-  if (opts.allowInsecureWebhooks) f.io.stderr.write(`${INSECURE_WEBHOOKS_NOTICE}\n`);
+  if (opts.allowInsecureWebhooks) f.io.stderr.write(`${INSECURE_WEBHOOKS_WARNING}\n`);
   const progress = seedProgress(f.io, 'Creating the register');
   const server = await startServer({
     port: opts.port,
