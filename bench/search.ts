@@ -115,15 +115,17 @@ function searchClasses(store: SqliteStore, deep: Map<string, { position: KeysetP
       'include_total=true&q=ab', 'include_total=true&near=59.3293,18.0686&radius_km=500', 'include_total=true&status=all&trend=stabil',
     ], true],
   ];
-  return classes.map(([name, what, items, total]) => {
+  return classes.map(([name, what, raw, total]) => {
+    const items = raw.map((p) => (p.startsWith('/') || deep.has(p) ? p : encodeQ(p)));
     const paths = items.map((p) => (p.startsWith('/') ? p : `/companies?${deep.get(p)?.cursor !== undefined ? `${p}&cursor=${encodeURIComponent(deep.get(p)!.cursor!)}` : p}`));
     const floor = items.map((p) => floorCall(store, p, deep.get(p)?.position ?? null));
     return { name, what, paths, floor, total };
   });
 }
 
+/** Values percent-encoded, as a client sends them (q and names carry spaces and å, ä, ö). */
 function encodeQ(p: string): string {
-  return p.replace(/q=([^&]+)/, (_, q: string) => `q=${encodeURIComponent(q)}`);
+  return new URLSearchParams(Object.fromEntries(new URLSearchParams(p))).toString();
 }
 
 function floorCall(store: SqliteStore, p: string, after: KeysetPosition | null): () => Promise<unknown> {

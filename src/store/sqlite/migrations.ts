@@ -200,15 +200,17 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   {
     // Search matches industry words through the SNI and category names themselves
     // (search/text-query.ts), so the index holds names and org nrs only, with prefix indexes
-    // for one to three characters: "Norden AB" looks up "ab*" directly instead of merging
-    // the lists of every word that begins with "ab". The industry column stays, empty.
+    // for one and two characters: "Norden AB" looks up "ab*" directly instead of merging the
+    // lists of every word that begins with "ab" (20 ms → 0.1 ms). Three characters would save
+    // 1 to 2 ms more on a three-letter last word, for 4.5 s of seeding and 21 MB.
+    // The industry column stays, empty.
     version: 7,
     name: 'full-text index of names and org nrs, with prefix indexes',
     sql: `
       DROP TABLE companies_fts;
       CREATE VIRTUAL TABLE companies_fts USING fts5(
         name, industry, org_nr,
-        content='', contentless_delete=1, prefix='1 2 3',
+        content='', contentless_delete=1, prefix='1 2',
         tokenize="unicode61 remove_diacritics 2"
       );
       INSERT INTO companies_fts (rowid, name, industry, org_nr)
