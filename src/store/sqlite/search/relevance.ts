@@ -65,6 +65,7 @@ function tierPhases(
     start: null,
     value: () => String(tier),
     check: tierCheck(tier),
+    readBack: true,
   });
   const fts = (expr: string) => (pos: Position | null): Sql =>
     pos

@@ -24,6 +24,12 @@ export interface Phase {
   value(k: unknown): string | number | null;
   /** A test that only this phase applies (relevance tiers). */
   check?: Sql;
+  /**
+   * Read every entry of a chunk back (with whether it passed) rather than only the rows that
+   * pass plus a second query for where the chunk ended: for orders that are dear to start
+   * (full-text matches of a prefix), which that second query would start again.
+   */
+  readBack?: boolean;
 }
 
 export interface Hit {
@@ -62,15 +68,28 @@ export function walk(db: Db, phases: readonly Phase[], o: WalkOptions): WalkResu
       const inner = phase.inner(pos);
       const checks = phase.check ? `(${o.checks.sql}) AND (${phase.check.sql})` : o.checks.sql;
       const checkParams = phase.check ? [...o.checks.params, ...phase.check.params] : o.checks.params;
-      const sql = `SELECT s.r, s.k FROM (${inner.sql} LIMIT ?) s CROSS JOIN companies c ON c.rowid = s.r WHERE ${checks} ORDER BY ${phase.order} LIMIT ?`;
-      const rows = rawAll(db, sql, [...inner.params, size, ...checkParams, o.need - hits.length]);
-      for (const [r, k] of rows) hits.push({ r: r as number, v: phase.value(k) });
-      read += size;
-      if (hits.length >= o.need) return { hits, read, complete: true };
-      // Where this chunk ended: its last index entry, or nothing when the phase ran out.
-      const last = rawAll(db, `${inner.sql} LIMIT 1 OFFSET ?`, [...inner.params, size - 1])[0];
-      if (!last) break;
-      pos = { r: last[0] as number, k: last[1] };
+      if (phase.readBack) {
+        const sql = `SELECT s.r, s.k, CASE WHEN ${checks} THEN 1 ELSE 0 END FROM (${inner.sql} LIMIT ?) s CROSS JOIN companies c ON c.rowid = s.r ORDER BY ${phase.order}`;
+        const rows = rawAll(db, sql, [...checkParams, ...inner.params, size]);
+        for (const [r, k, ok] of rows) {
+          if (ok) hits.push({ r: r as number, v: phase.value(k) });
+          if (hits.length >= o.need) return { hits, read: read + rows.length, complete: true };
+        }
+        read += size;
+        if (rows.length < size) break;
+        const last = rows[rows.length - 1];
+        pos = { r: last[0] as number, k: last[1] };
+      } else {
+        const sql = `SELECT s.r, s.k FROM (${inner.sql} LIMIT ?) s CROSS JOIN companies c ON c.rowid = s.r WHERE ${checks} ORDER BY ${phase.order} LIMIT ?`;
+        const rows = rawAll(db, sql, [...inner.params, size, ...checkParams, o.need - hits.length]);
+        for (const [r, k] of rows) hits.push({ r: r as number, v: phase.value(k) });
+        read += size;
+        if (hits.length >= o.need) return { hits, read, complete: true };
+        // Where this chunk ended: its last index entry, or nothing when the phase ran out.
+        const last = rawAll(db, `${inner.sql} LIMIT 1 OFFSET ?`, [...inner.params, size - 1])[0];
+        if (!last) break;
+        pos = { r: last[0] as number, k: last[1] };
+      }
       chunk = Math.min(MAX_CHUNK, chunk * 4);
     }
   }
