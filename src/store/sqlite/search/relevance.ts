@@ -4,7 +4,7 @@
 //   1 name begins with the query  - the name index, from the query to its prefix end
 //   2 every word exact in the name - full-text matches of the exact words, by rowid
 //   3 the last word as a prefix    - full-text matches with the prefix, by rowid
-//   4 a word only in the industry  - the table by rowid
+//   4 a word only in the industry  - the rarest word's rows (or the table) by rowid
 // so a broad query ("bygg", "ab") costs a page, not its hundred thousand matches.
 import { assess, rankDrivers, type PlanInput, type Planned } from './planner.js';
 import { TUNING } from './tuning.js';
@@ -32,18 +32,20 @@ export function relevancePage(input: PlanInput): Planned {
     plan: `collect ${a.best ? `${a.best.driver.name} (~${Math.round(a.best.estimate)})` : 'scan'} by relevance, ${why}`,
   });
   if (a.collect) return collectBest(a.why);
-  // Several words, one of them rare: its rows are few, and tiers walked over them would read
-  // them once per tier. Ranked in one pass instead.
+  // Several words, one of them rare: the tiers' streams would be sparse (names matching one
+  // word of several) while the rarest word's rows are few. Ranked in one pass instead.
   const rarest = choices.find((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
-  if (tq.words.length > 1 && rarest && rarest.rows < TUNING.estimateCap) return collectBest(`rare word ${rarest.driver.name} (~${rarest.rows})`);
+  const sparse = tq.words.length > 1;
+  if (sparse && rarest && rarest.rows < TUNING.estimateCap) return collectBest(`rare word ${rarest.driver.name} (~${rarest.rows})`);
   const status = query.filters.status;
-  // Tier 4 (industry only) from the rarest word's rows when they are few, else by rowid.
+  // The rarest word's rows, when they are few: the stream of the tiers the full-text index
+  // cannot give in rowid order by itself.
   const words = choices.filter((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
-  const industrySource = words[0] && words[0].rows < TUNING.estimateCap ? words[0].driver.sql : null;
-  const industryParams = industrySource ? words[0].driver.params : [];
+  const rareSource = words[0] && words[0].rows < TUNING.estimateCap ? words[0].driver.sql : null;
+  const rareParams = rareSource ? words[0].driver.params : [];
   const phases = tierPhases(tq, descending, status && status.length === 1 ? status[0] : null, after ? { v: String(after.v), r: after.r } : null, {
-    sql: industrySource,
-    params: industryParams,
+    sql: rareSource,
+    params: rareParams,
   });
   const budget = Math.max(2 * (a.best?.estimate ?? 0), 4 * a.walkRows, TUNING.estimateCap);
   const result = walk(db, phases, { need, checks, budget: budget * TUNING.walkBudgetScale, firstChunk: Math.min(4096, Math.max(need * 2, a.walkRows)) });
@@ -56,7 +58,7 @@ function tierPhases(
   descending: boolean,
   status: string | null,
   after: { v: string; r: number } | null,
-  industry: { sql: string | null; params: unknown[] },
+  rare: { sql: string | null; params: unknown[] },
 ): Phase[] {
   const tierCheck = (tier: number): Sql => ({ sql: TIER_CHECK, params: [tq.raw, tier] });
   const byRowid = (from: (pos: Position | null) => Sql, tier: number): Phase => ({
@@ -76,6 +78,12 @@ function tierPhases(
       ? { sql: 'SELECT c.rowid AS r, NULL AS k FROM companies c WHERE c.rowid > ? ORDER BY c.rowid', params: [pos.r] }
       : { sql: 'SELECT c.rowid AS r, NULL AS k FROM companies c ORDER BY c.rowid', params: [] };
 
+  // The rarest word's own rows, in rowid order (when they are few): the stream of tiers that the
+  // full-text index cannot give alone (an org nr prefix, industry matches).
+  const fromWord = (pos: Position | null): Sql => ({
+    sql: `SELECT c.rowid AS r, NULL AS k FROM companies c NOT INDEXED WHERE c.rowid IN (${rare.sql})${pos ? ' AND c.rowid > ?' : ''} ORDER BY c.rowid`,
+    params: pos ? [...rare.params, pos.r] : rare.params,
+  });
   const phases = new Map<number, Phase>();
   // 1: names from the query to its prefix end, in name order.
   const index = status ? 'companies_status_name' : 'companies_name';
@@ -105,13 +113,9 @@ function tierPhases(
   });
   phases.set(TIER_EXACT, byRowid(fts(ftsAllWords(tq, true) as string), TIER_EXACT));
   const prefixExpr = ftsAllWords(tq, false);
-  phases.set(TIER_PREFIX, byRowid(prefixExpr ? fts(prefixExpr) : table, TIER_PREFIX));
+  phases.set(TIER_PREFIX, byRowid(prefixExpr ? fts(prefixExpr) : rare.sql ? fromWord : table, TIER_PREFIX));
   if (tq.words.some((w) => w.industry.codes.size > 0 || w.industry.categories.size > 0)) {
-    const fromWord = (pos: Position | null): Sql => ({
-      sql: `SELECT c.rowid AS r, NULL AS k FROM companies c NOT INDEXED WHERE c.rowid IN (${industry.sql})${pos ? ' AND c.rowid > ?' : ''} ORDER BY c.rowid`,
-      params: pos ? [...industry.params, pos.r] : industry.params,
-    });
-    phases.set(TIER_INDUSTRY, byRowid(industry.sql ? fromWord : table, TIER_INDUSTRY));
+    phases.set(TIER_INDUSTRY, byRowid(rare.sql ? fromWord : table, TIER_INDUSTRY));
   }
 
   const order = [TIER_STARTS_WITH, TIER_EXACT, TIER_PREFIX, TIER_INDUSTRY];
