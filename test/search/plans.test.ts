@@ -123,6 +123,14 @@ describe('costs', () => {
     }
   });
 
+  it('counts in slices (through an index, full-text matches, or the table) add up exactly', () => {
+    const db = s.store.db;
+    registerSearchFunctions(db);
+    for (const p of [{ county: '01,03' }, { q: 'ab' }, { status: 'all' }, { near: '59.3,18.0', radius_km: '300' }, { legal_form: 'aktiebolag', vat_registered: 'false' }, { q: 'bygg', city: 'stockholm' }] as Params[]) {
+      expect(countMatches(db, query(p).filters, Infinity), JSON.stringify(p)).toEqual({ total: expected(all, p).length, estimated: false });
+    }
+  });
+
   it('a count out of time estimates from the slices it read, and says so', () => {
     const db = s.store.db;
     registerSearchFunctions(db);
