@@ -7,7 +7,7 @@ import type { SearchFilters } from '../../../core/search-params.js';
 import type { CountResult } from '../../store.js';
 import type { Db } from '../database.js';
 import { driverSource } from './collect.js';
-import { estimateDriver, registerSize } from './estimates.js';
+import { estimateDriver } from './estimates.js';
 import { allChecks, buildPredicates, type Driver } from './predicates.js';
 import { pluckOne } from './statements.js';
 import { TUNING } from './tuning.js';
@@ -18,7 +18,8 @@ export function countMatches(db: Db, filters: SearchFilters, budgetMs: number, n
   const preds = buildPredicates(filters);
   if (preds.empty) return { total: 0, estimated: false };
   const checks = allChecks(preds);
-  const { maxRowid } = registerSize(db);
+  // Read now, not from the planner's cache: rows imported a moment ago must be counted.
+  const maxRowid = (pluckOne(db, 'SELECT coalesce(max(rowid), 0) FROM companies', []) as number) ?? 0;
   if (preds.list.length === 0) return { total: pluckOne(db, 'SELECT count(*) FROM companies', []) as number, estimated: false };
 
   const drivers = preds.list.flatMap((p) => p.drivers).map((driver) => ({ driver, rows: estimateDriver(db, driver, TUNING.countInOneStatement) }));

@@ -3,10 +3,11 @@
 //             (page size / share of rows that pass) index entries;
 //   collect - start from the driver that yields fewest rows, test them all, keep the top of
 //             the sort; costs the driver's row count.
-// Drivers are counted up to a cap (estimates.ts); the share that passes is the product of each
-// filter's share (drivers' counts, else a prior). Filters are not independent, so a walk has a
-// budget: past it, the walk stops and the page is collected instead. Relevance and distance
-// have walks of their own (relevance.ts, distance.ts).
+// Drivers are counted up to a cap (estimates.ts); the share of rows that pass every filter
+// together is read from a sample of the register (sample.ts), which also prices a capped driver.
+// A sample can mislead (filters against the grain of the order), so a walk has a budget: past
+// it, the walk stops and the page is collected instead. Relevance and distance have walks of
+// their own (relevance.ts, distance.ts).
 import type { SearchQuery } from '../../../core/search-params.js';
 import type { Db } from '../database.js';
 import { type After, collect } from './collect.js';

@@ -3,7 +3,7 @@
 // matching rows directly, one or more drivers: the ways a plan can start from this filter
 // instead of from the sort order.
 import type { SearchFilters } from '../../../core/search-params.js';
-import { EMPLOYEES_CLASSES, STATUSES } from '../../../core/values.js';
+import { EMPLOYEES_CLASSES } from '../../../core/values.js';
 import { descendantSlugs } from '../../../reference/categories.js';
 import { parseTextQuery, type TextQuery, type TextWord } from './text-query.js';
 import { boundingBox } from './geo-math.js';
@@ -32,8 +32,6 @@ export interface Predicate {
   name: string;
   check: Sql;
   drivers: Driver[];
-  /** Share of the register that passes, when no driver can count it. */
-  prior?: number;
   /** A range on this column, usable inside a walk of the column's own index. */
   sortColumn?: string;
   range?: Sql;
@@ -58,7 +56,7 @@ export function buildPredicates(f: SearchFilters): Predicates {
   let empty = false;
   const statusSql = f.status ? { sql: ` AND c.status IN (${placeholders(f.status.length)})`, params: f.status } : { sql: '', params: [] };
 
-  const inList = (name: string, column: string, values: readonly unknown[], index?: string, withStatus = false, prior?: number) => {
+  const inList = (name: string, column: string, values: readonly unknown[], index?: string, withStatus = false) => {
     const sql = `${column} IN (${placeholders(values.length)})`;
     const drivers: Driver[] = index
       ? [
@@ -74,13 +72,10 @@ export function buildPredicates(f: SearchFilters): Predicates {
           },
         ]
       : [];
-    list.push({ name, check: { sql, params: [...values] }, drivers, prior });
+    list.push({ name, check: { sql, params: [...values] }, drivers });
   };
 
-  if (f.status) {
-    const share = f.status.length / STATUSES.length;
-    inList('status', 'c.status', f.status, 'companies_status_name', false, share);
-  }
+  if (f.status) inList('status', 'c.status', f.status, 'companies_status_name');
   if (f.county) inList('county', 'c.county_code', f.county, 'companies_county', true);
   if (f.municipality) inList('municipality', 'c.municipality_code', f.municipality, 'companies_municipality', true);
   if (f.city) inList('city', 'c.city_folded', f.city, 'companies_city');
@@ -113,8 +108,8 @@ export function buildPredicates(f: SearchFilters): Predicates {
       ],
     });
   }
-  if (f.website_status) inList('website_status', 'c.website_status', f.website_status, undefined, false, f.website_status.length / 3);
-  if (f.trend) inList('trend', 'c.trend', f.trend, undefined, false, f.trend.length / 4);
+  if (f.website_status) inList('website_status', 'c.website_status', f.website_status);
+  if (f.trend) inList('trend', 'c.trend', f.trend);
   if (f.employees_class) {
     const ranks = f.employees_class.map((e) => EMPLOYEES_CLASSES.indexOf(e as never));
     inList('employees_class', 'c.employees_rank', ranks, 'companies_employees');
@@ -122,13 +117,11 @@ export function buildPredicates(f: SearchFilters): Predicates {
     p.sortColumn = 'employees_rank';
     p.range = { ...p.check };
   }
-  const flagPriors = { has_financials: 0.5, f_skatt: 0.6, vat_registered: 0.6, employer_registered: 0.35, verified: 0.07 } as const;
-  for (const flag of Object.keys(flagPriors) as (keyof typeof flagPriors)[]) {
+  for (const flag of ['has_financials', 'f_skatt', 'vat_registered', 'employer_registered', 'verified'] as const) {
     const value = f[flag];
-    if (value === undefined) continue;
-    list.push({ name: flag, check: { sql: `c.${flag} = ?`, params: [value ? 1 : 0] }, drivers: [], prior: value ? flagPriors[flag] : 1 - flagPriors[flag] });
+    if (value !== undefined) list.push({ name: flag, check: { sql: `c.${flag} = ?`, params: [value ? 1 : 0] }, drivers: [] });
   }
-  if (f.exclude_advertising_blocked) list.push({ name: 'exclude_advertising_blocked', check: { sql: 'c.advertising_blocked = 0', params: [] }, drivers: [], prior: 0.997 });
+  if (f.exclude_advertising_blocked) list.push({ name: 'exclude_advertising_blocked', check: { sql: 'c.advertising_blocked = 0', params: [] }, drivers: [] });
 
   const range = (name: string, column: string, index: string, lo: unknown, hi: unknown) => {
     if (lo === undefined && hi === undefined) return;

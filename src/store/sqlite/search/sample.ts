@@ -5,7 +5,7 @@
 import type { Db } from '../database.js';
 import { registerSize } from './estimates.js';
 import type { Predicate } from './predicates.js';
-import { pluckOne, prepared } from './statements.js';
+import { prepared } from './statements.js';
 
 const RUNS = 8;
 const RUN = 512;
@@ -53,4 +53,3 @@ export function sampleShares(db: Db, preds: readonly Predicate[], joint: readonl
   return shares;
 }
 
-export { pluckOne };
