@@ -23,7 +23,7 @@ function allocate(bytes: number): Uint8Array {
 
 parentPort!.on('message', async (message: SliceTask | Recycle) => {
   if ('recycle' in message) {
-    if (free.length < 4) free.push(message.recycle);
+    if (free.length < 8) free.push(message.recycle);
     return;
   }
   const task = message;

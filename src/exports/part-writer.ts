@@ -37,6 +37,8 @@ export function partFileName(index: number, extension: string): string {
 export class PartWriter {
   private readonly parts: WrittenPart[] = [];
   private current: OpenPart | null = null;
+  /** Parts being flushed to disk and renamed while the next one is written. */
+  private closing: Promise<void>[] = [];
 
   constructor(private readonly opts: PartWriterOptions) {}
 
@@ -52,19 +54,21 @@ export class PartWriter {
       await this.append(slice.bytes.subarray(start, end));
       part.rows += take;
       row += take;
-      if (part.rows >= this.opts.partRows) await this.closePart();
+      if (part.rows >= this.opts.partRows) this.closePart();
     }
   }
 
   /** Closes the last part; an export without rows still gets one part (its header, for CSV). */
   async finish(): Promise<WrittenPart[]> {
     if (this.current === null && this.parts.length === 0) await this.openPart();
-    if (this.current !== null) await this.closePart();
+    if (this.current !== null) this.closePart();
+    await Promise.all(this.closing);
     return this.parts;
   }
 
   /** Closes and removes the open part's temporary file. */
   async abort(): Promise<void> {
+    await Promise.allSettled(this.closing);
     const part = this.current;
     this.current = null;
     if (part) {
@@ -91,12 +95,20 @@ export class PartWriter {
     }
   }
 
-  private async closePart(): Promise<void> {
+  /**
+   * Finishes the current part in the background (fsync, close, rename), so the next part is
+   * written meanwhile; finish() waits for all of them. Its entry in the list is made now, in order.
+   */
+  private closePart(): void {
     const part = this.current!;
-    await part.handle.datasync();
-    await part.handle.close();
     this.current = null;
-    await rename(join(this.opts.dir, `${part.name}.tmp`), join(this.opts.dir, part.name));
     this.parts.push({ name: part.name, rows: part.rows, bytes: part.bytes, sha256: part.hash.digest('hex') });
+    const done = (async () => {
+      await part.handle.datasync();
+      await part.handle.close();
+      await rename(join(this.opts.dir, `${part.name}.tmp`), join(this.opts.dir, part.name));
+    })();
+    done.catch(() => undefined); // reported by finish()
+    this.closing.push(done);
   }
 }

@@ -51,6 +51,8 @@ export interface Recycle {
  * nursery keeps the thread's memory down at no real cost in speed.
  */
 const THREAD_YOUNG_GENERATION_MB = 16;
+/** Spans queued at each thread: enough to ride out a part's fsync, a few hundred kB each. */
+const IN_FLIGHT_PER_THREAD = 6;
 
 const THREAD_URL = new URL('./encode-thread.js', import.meta.url);
 
@@ -64,8 +66,8 @@ export function defaultThreadCount(): number {
 }
 
 /**
- * Slices (0, lastRow] into spans of `span` row numbers, hands them to `threads` workers with at
- * most two spans each in flight, and yields the results in order.
+ * Slices (0, lastRow] into spans of `span` row numbers, hands them to `threads` workers with a
+ * few spans each in flight, and yields the results in order.
  */
 export async function* threadedSource(setup: ThreadSetup, lastRow: number, opts: { threads: number; span: number }): AsyncGenerator<EncodedSlice> {
   const total = Math.ceil(lastRow / opts.span);
@@ -105,8 +107,8 @@ export async function* threadedSource(setup: ThreadSetup, lastRow: number, opts:
     });
   }
   try {
-    // Two spans a thread in flight: one being read, one waiting, so no thread idles.
-    for (let i = 0; i < 2; i++) for (const w of workers) dispatch(w);
+    // Several spans a thread in flight, so that no thread idles while this one waits on the disk.
+    for (let i = 0; i < IN_FLIGHT_PER_THREAD; i++) for (const w of workers) dispatch(w);
     for (let seq = 0; seq < total; seq++) {
       while (!done.has(seq) && !failure) await new Promise<void>((r) => (wake = r));
       if (failure) throw failure;
