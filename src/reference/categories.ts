@@ -204,7 +204,18 @@ export function childCategories(slug: string): Category[] {
  * one whose prefix matches the code with the longest prefix. Codes that match
  * nothing fall under 'ovrigt'.
  */
+const categoryBySniCache = new Map<string, Category>();
+
 export function categoryForSni(code: string): Category {
+  let found = categoryBySniCache.get(code);
+  if (!found) {
+    found = findCategoryForSni(code);
+    if (categoryBySniCache.size < 10_000) categoryBySniCache.set(code, found);
+  }
+  return found;
+}
+
+function findCategoryForSni(code: string): Category {
   const c = normalizeSni(code);
   for (const entry of PREFIX_INDEX) {
     if (c.startsWith(entry.prefix)) return entry.category;

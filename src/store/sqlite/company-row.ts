@@ -136,7 +136,10 @@ export function companyToRow(c: Company, rowid: number): CompanyRow {
   };
 }
 
-/** The text the full-text index holds for a company: industry is its category and SNI names. */
-export function ftsValues(row: CompanyRow, industry: string): [string, string, string] {
-  return [row.name, industry, `${row.org_nr} ${row.org_nr.slice(0, 6)}-${row.org_nr.slice(6)}`];
+/**
+ * The text the full-text index holds for a company: its name and org nr. The industry column
+ * stays empty: industry words are matched through SNI and category names (search/text-query.ts).
+ */
+export function ftsValues(row: CompanyRow): [string, string, string] {
+  return [row.name, '', `${row.org_nr} ${row.org_nr.slice(0, 6)}-${row.org_nr.slice(6)}`];
 }

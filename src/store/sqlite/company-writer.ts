@@ -1,8 +1,6 @@
 // Writes a company to the four places it lives in: the table, its SNI codes, the full-text
 // index and the spatial index. Shared by the bulk seeder and the importer.
 import type { Company } from '../../core/company.js';
-import { categoryName } from '../../core/place-names.js';
-import { sniName } from '../../reference/sni.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyToRow, ftsValues } from './company-row.js';
 import type { Db } from './database.js';
 
@@ -16,7 +14,6 @@ export class CompanyWriter {
   private readonly deleteFts;
   private readonly insertGeo;
   private readonly deleteGeo;
-  private readonly industryCache = new Map<string, string>();
 
   constructor(db: Db) {
     const cols = COMPANY_COLUMNS.join(', ');
@@ -60,34 +57,18 @@ export class CompanyWriter {
   private writeIndexes(row: CompanyRow): void {
     for (const code of row.sni_codes.split(',')) if (code) this.insertSni.run(code, row.rowid);
     // Industry words are matched through the SNI and category names (search/text-query.ts).
-    this.insertFts.run(row.rowid, ...ftsValues(row, ''));
+    this.insertFts.run(row.rowid, ...ftsValues(row));
     if (row.lat !== null && row.lng !== null) this.insertGeo.run(row.rowid, row.lat, row.lat, row.lng, row.lng);
   }
 
-  private industry(row: CompanyRow): string {
-    return industryText(row.category_slug, row.sni_codes, this.industryCache);
-  }
 }
 
-/** Category and SNI names: what "industry" means for free-text search. */
-export function industryText(categorySlug: string, sniCodes: string, cache?: Map<string, string>): string {
-  const key = `${categorySlug}|${sniCodes}`;
-  let text = cache?.get(key);
-  if (text === undefined) {
-    const names = sniCodes.split(',').map((c) => sniName(c) ?? '');
-    text = [categoryName(categorySlug), ...names].join(' ');
-    if (cache && cache.size < 100_000) cache.set(key, text);
-  }
-  return text;
-}
 
 /**
  * Fills the SNI, full-text and spatial indexes from the companies table in three set-based
  * statements: far faster than row-by-row inserts for a fresh register.
  */
 export function buildIndexesInBulk(db: Db): void {
-  const cache = new Map<string, string>();
-  db.function('industry_text', { deterministic: true }, (slug, codes) => industryText(String(slug), String(codes), cache));
   db.exec(`
     INSERT INTO company_sni (code, company_rowid)
       SELECT j.value, c.rowid FROM companies c, json_each('["' || replace(c.sni_codes, ',', '","') || '"]') j
