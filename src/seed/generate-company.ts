@@ -98,9 +98,17 @@ export class CompanyGenerator {
       advertising_blocked: r.chance(ADVERTISING_BLOCK_SHARE),
       registration_date: registration,
       location: this.location(municipality),
-      updated_at: new Date(REGISTER_TIME - r.int(0, 365 * 3) * DAY_MS - r.int(0, DAY_MS - 1)).toISOString(),
+      updated_at: this.updatedAt(registration),
       latest_financials: figures?.latest ?? null,
     };
+  }
+
+  /** Some time in the last three years, never before the company was registered. */
+  private updatedAt(registration: string): string {
+    const r = this.random;
+    const earliest = Date.parse(`${registration}T00:00:00Z`);
+    const t = REGISTER_TIME - r.int(0, 365 * 3) * DAY_MS - r.int(0, DAY_MS - 1);
+    return new Date(Math.max(earliest + r.int(0, DAY_MS - 1), t)).toISOString();
   }
 
   /** Skewed to recent decades, as the register is: most companies alive today are young. */

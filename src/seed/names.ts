@@ -34,7 +34,7 @@ export const NAME_TAILS = ['', '', '', 'en', 'gården', 'vik', 'dalen', 'berga',
 export const STREET_STEMS = [
   'Stor', 'Kyrk', 'Skol', 'Drottning', 'Kungs', 'Järnvägs', 'Industri', 'Hamn', 'Torg', 'Strand', 'Park', 'Ängs', 'Björk',
   'Ek', 'Lind', 'Sjö', 'Berg', 'Skogs', 'Mölle', 'Kvarn', 'Smedje', 'Verkstads', 'Fabriks', 'Bruks', 'Tall', 'Gran',
-  'Rosen', 'Linné', 'Sveavägen', 'Vasa', 'Nygatan', 'Östra Lång', 'Västra Lång', 'Hantverkar', 'Handels', 'Post',
+  'Rosen', 'Linné', 'Svea', 'Vasa', 'Ny', 'Östra Lång', 'Västra Lång', 'Hantverkar', 'Handels', 'Post',
 ];
 export const STREET_KINDS = ['gatan', 'vägen', 'gränd', 'stigen', 'allén', 'backen', 'plan'];
 

@@ -89,5 +89,6 @@ describe('the register generator', () => {
     expect(Math.min(...years)).toBeLessThan(1960);
     expect(Math.max(...years)).toBeGreaterThanOrEqual(2026);
     expect(share((c) => c.registration_date >= '2016')).toBeGreaterThan(0.3);
+    expect(companies.filter((c) => c.updated_at.slice(0, 10) < c.registration_date).map((c) => c.org_nr)).toEqual([]);
   });
 });
