@@ -9,8 +9,10 @@ import type { ExportFormat } from '../core/values.js';
 export interface RowEncoder {
   /** What every part file starts with: the BOM and header row for CSV, nothing for JSONL. */
   readonly preamble: string;
-  /** One record with its line end. */
+  /** One record, without its line end. */
   encode(company: Company): string;
+  /** CRLF for CSV, LF for JSONL; written as bytes after each record. */
+  readonly lineEnd: string;
   readonly extension: string;
 }
 
@@ -32,13 +34,13 @@ export function rowEncoder(format: ExportFormat, opts: EncoderOptions): RowEncod
   const fields = opts.fields ?? undefined;
   if (format === 'csv') {
     const columns = companyCsvColumns({ fields, distance: opts.distance });
-    return { preamble: CSV_BOM + csvHeader(columns), encode: csvLineEncoder(columns), extension: 'csv' };
+    return { preamble: CSV_BOM + csvHeader(columns), encode: csvLineEncoder(columns), lineEnd: CSV_LINE_END, extension: 'csv' };
   }
-  return { preamble: '', encode: (c) => JSON.stringify(pickFields(c, fields)) + '\n', extension: 'jsonl' };
+  return { preamble: '', encode: (c) => JSON.stringify(pickFields(c, fields)), lineEnd: '\n', extension: 'jsonl' };
 }
 
 /**
- * csvRow of src/core/csv.ts compiled for a fixed column list: each column reads its dotted
+ * csvRow of src/core/csv.ts (without the line end) compiled for a fixed column list: each column reads its dotted
  * path directly instead of flattening every record into a new object first. Same output
  * (the export tests compare it with csvRow): an array is joined with commas, a missing or
  * null value (or a null parent such as `location`) is an empty field.
@@ -56,7 +58,7 @@ export function csvLineEncoder(columns: readonly string[]): (record: Company) =>
   const getters = columns.map((column) => pathGetter(column.split('.')));
   // An array joined once makes one flat string; a chain of + would build a tree of cons
   // strings per row, several times the garbage.
-  const body = `let o; return [${parts.join(', ')}].join(${JSON.stringify(CSV_SEPARATOR)}) + ${JSON.stringify(CSV_LINE_END)};`;
+  const body = `let o; return [${parts.join(', ')}].join(${JSON.stringify(CSV_SEPARATOR)});`;
   const compiled = new Function('F', 'L', 'G', `return (r) => { ${body} };`) as (
     f: typeof field,
     l: typeof leaf,
@@ -111,19 +113,23 @@ export function encodeSlice(
   sizeHint = 64 * 1024,
 ): EncodedSlice {
   const ends = new Uint32Array(companies.length);
+  // The line end as bytes, copied after each record (no string concatenation per row).
+  const lineEnd = Buffer.from(encoder.lineEnd, 'utf8');
+  const extra = lineEnd.length;
   let bytes = allocate(Math.max(1024, sizeHint));
   let view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let offset = 0;
   for (let i = 0; i < companies.length; i++) {
     const line = encoder.encode(companies[i]);
     // A UTF-16 code unit is at most 3 bytes of UTF-8.
-    if (view.length - offset < line.length * 3) {
-      const bigger = allocate(Math.max(view.length * 2, offset + line.length * 3));
+    if (view.length - offset < line.length * 3 + extra) {
+      const bigger = allocate(Math.max(view.length * 2, offset + line.length * 3 + extra));
       bigger.set(bytes.subarray(0, offset));
       bytes = bigger;
       view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
     offset += view.write(line, offset, 'utf8');
+    for (let j = 0; j < extra; j++) view[offset++] = lineEnd[j];
     ends[i] = offset;
   }
   return { bytes: bytes.subarray(0, offset), ends, rows: companies.length };
