@@ -10,6 +10,9 @@ export type Db = Database.Database;
 export function openDatabase(path: string, opts: { readonly?: boolean; bulkReader?: boolean } = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: opts.readonly ?? false });
+  // Set before the first table exists (no effect on an existing file): bigger pages make the
+  // bulk index builds of a fresh register measurably cheaper.
+  db.pragma('page_size = 16384');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
