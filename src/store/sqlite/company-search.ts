@@ -4,7 +4,7 @@ import { companyIdFromRow, rowFromCompanyId } from '../../core/company-id.js';
 import type { Company } from '../../core/company.js';
 import type { SearchFilters, SearchQuery } from '../../core/search-params.js';
 import type { CountResult, KeysetPosition, SearchPage } from '../store.js';
-import { type CompanyRow, companySelectList, rowToCompany } from './company-row.js';
+import { type CompanyRow, companyArraySelectList, rowFromArray, rowToCompany } from './company-row.js';
 import type { Db } from './database.js';
 import type { After } from './search/collect.js';
 import { countMatches } from './search/count.js';
@@ -58,7 +58,10 @@ export function countCompanies(db: Db, filters: SearchFilters, budgetMs = Infini
 function readRows(db: Db, rowids: number[], expand: boolean): Map<number, CompanyRow> {
   const out = new Map<number, CompanyRow>();
   if (rowids.length === 0) return out;
-  const sql = `SELECT ${companySelectList('c', expand)} FROM companies c WHERE c.rowid IN (${rowids.map(() => '?').join(', ')})`;
-  for (const row of prepared(db, sql).raw(false).all(...rowids) as CompanyRow[]) out.set(row.rowid, row);
+  const sql = `SELECT ${companyArraySelectList('c', expand)} FROM companies c WHERE c.rowid IN (${rowids.map(() => '?').join(', ')})`;
+  for (const values of prepared(db, sql).raw(true).all(...rowids) as unknown[][]) {
+    const row = rowFromArray(values);
+    out.set(row.rowid, row);
+  }
   return out;
 }
