@@ -82,7 +82,7 @@ export function createFactory(init: FactoryInit): Factory {
     const r = await resolved();
     if (r.kind === 'remote') return { baseUrl: r.baseUrl, apiKey: r.apiKey, local: false, profile: r.profile };
     const { startLocal } = await import('./local/start-local.js');
-    const local = await startLocal(init.io, { quiet: init.globals().quiet, env });
+    const local = await startLocal(init.io, { quiet: init.globals().quiet, env, dbPath: init.globals().db });
     cleanups.push(() => local.close());
     return { baseUrl: local.baseUrl, apiKey: local.apiKey, local: true };
   });

@@ -1,5 +1,5 @@
 // The local register: the same server, in-process on a loopback port, over the embedded
-// database under BOLAG_HOME. Its key is kept beside the database (mode 0600).
+// database under BOLAG_HOME (or the one given with --db). Its key is kept on disk (mode 0600).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../server/start.js';
@@ -17,11 +17,12 @@ export interface LocalRegister {
 }
 
 export async function startLocalRegister(
-  opts: { onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void; env?: NodeJS.ProcessEnv } = {},
+  opts: { onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void; env?: NodeJS.ProcessEnv; dbPath?: string } = {},
 ): Promise<LocalRegister> {
   const env = opts.env ?? process.env;
-  const dbPath = registerDbPath(env);
-  const keyFile = join(bolagHome(env), 'local-key');
+  const dbPath = opts.dbPath ?? registerDbPath(env);
+  // The default register keeps its key in BOLAG_HOME; one given with --db keeps it beside itself.
+  const keyFile = opts.dbPath ? `${opts.dbPath}.local-key` : join(bolagHome(env), 'local-key');
   const seedCount = env.BOLAG_SEED_COUNT ? Number(env.BOLAG_SEED_COUNT) : DEFAULT_SEED_COUNT;
   const server = await startServer({ port: 0, host: '127.0.0.1', dbPath, seedCount, onSeedProgress: opts.onProgress, rateLimit: { max: 0, windowMs: 60_000 } });
   let apiKey = server.apiKey;

@@ -41,4 +41,17 @@ describe.runIf(BUILT)('the local register', () => {
     expect(r.exitCode).toBe(0);
     expect(String(r.stderr)).toBe('');
   }, 60_000);
+
+  it('--db names another register, created there with its own key', async () => {
+    const db = join(home, 'elsewhere', 'custom.db');
+    const r = await bolag(['search', '--db', db, '--limit', '2'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toContain(`Using the local register (${db})`);
+    expect(jsonLines(String(r.stdout))).toHaveLength(2);
+    expect(existsSync(db)).toBe(true);
+    expect(existsSync(`${db}.local-key`)).toBe(true);
+    const again = await bolag(['search', '--db', db, '--count'], { env });
+    expect(again.exitCode).toBe(0);
+    expect(Number(String(again.stdout).trim())).toBeGreaterThan(0);
+  }, 120_000);
 });

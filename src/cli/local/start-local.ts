@@ -11,13 +11,16 @@ export interface LocalConnection {
   close(): Promise<void>;
 }
 
-export async function startLocal(io: IOStreams, opts: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LocalConnection> {
-  const path = registerDbPath(opts.env);
+export async function startLocal(
+  io: IOStreams,
+  opts: { quiet?: boolean; env?: NodeJS.ProcessEnv; dbPath?: string } = {},
+): Promise<LocalConnection> {
+  const path = opts.dbPath ?? registerDbPath(opts.env);
   if (!opts.quiet) io.stderr.write(`Using the local register (${path})\n`);
   const progress = opts.quiet ? undefined : createProgress(io);
   const { startLocalRegister } = await import('../../local/local-register.js');
   try {
-    const register = await startLocalRegister({ onProgress: progress?.update });
+    const register = await startLocalRegister({ onProgress: progress?.update, env: opts.env, dbPath: opts.dbPath });
     progress?.done();
     return register;
   } catch (error) {
