@@ -29,6 +29,7 @@ export interface ExportRepository {
   create(e: StoredExport): Promise<void>;
   get(accountId: string, id: string): Promise<StoredExport | null>;
   getById(id: string): Promise<StoredExport | null>;
+  /** Newest first; `afterId` continues after that export. */
   list(accountId: string, limit: number, afterId?: string): Promise<StoredExport[]>;
   update(id: string, patch: Partial<StoredExport>): Promise<void>;
   /** Completed exports of any account whose links expired before `before` and whose files are still listed. */

@@ -79,6 +79,13 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await s.exports.update('exp_1', { status: 'completed', row_count: 10, files: [{ name: 'part-1.csv', rows: 10, bytes: 99, sha256: 'x' }] });
       expect((await s.exports.getById('exp_1'))?.files[0].rows).toBe(10);
       expect((await s.exports.list('acct_a', 10)).map((x) => x.id)).toEqual(['exp_1']);
+      for (const [id, at] of [['exp_0', '2026-01-02T00:00:00.000Z'], ['exp_2', '2026-01-01T00:00:00.000Z'], ['exp_3', '2026-01-02T00:00:00.000Z']]) {
+        await s.exports.create({ ...e, id, created_at: at });
+      }
+      const newestFirst = ['exp_1', 'exp_3', 'exp_0', 'exp_2'];
+      expect((await s.exports.list('acct_a', 10)).map((x) => x.id)).toEqual(newestFirst);
+      expect((await s.exports.list('acct_a', 2, 'exp_3')).map((x) => x.id)).toEqual(['exp_0', 'exp_2']);
+      expect(await s.exports.list('acct_b', 10)).toEqual([]);
       const now = new Date();
       expect(await s.exports.reserveIdempotencyKey('acct_a', 'k1', 'h1', now)).toBeNull();
       const inFlight = await s.exports.reserveIdempotencyKey('acct_a', 'k1', 'h1', now);

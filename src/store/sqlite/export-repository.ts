@@ -56,10 +56,17 @@ export class SqliteExportRepository implements ExportRepository {
   }
 
   async list(accountId: string, limit: number, afterId?: string): Promise<StoredExport[]> {
-    const rows = this.db
-      .prepare('SELECT * FROM exports WHERE account_id = ? AND id > ? ORDER BY id LIMIT ?')
-      .all(accountId, afterId ?? '', limit) as ExportRow[];
-    return rows.map(fromRow);
+    // Newest first; a page continues after the export it ended with.
+    const rows = afterId
+      ? this.db
+          .prepare(
+            `SELECT * FROM exports WHERE account_id = ?
+               AND (created_at, id) < (SELECT created_at, id FROM exports WHERE id = ? AND account_id = ?)
+             ORDER BY created_at DESC, id DESC LIMIT ?`,
+          )
+          .all(accountId, afterId, accountId, limit)
+      : this.db.prepare('SELECT * FROM exports WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?').all(accountId, limit);
+    return (rows as ExportRow[]).map(fromRow);
   }
 
   async expired(before: string, limit: number): Promise<StoredExport[]> {
