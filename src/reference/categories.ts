@@ -195,10 +195,6 @@ export function topCategories(): Category[] {
 }
 
 /** The direct children of a category. */
-export function childCategories(slug: string): Category[] {
-  return [...(CHILDREN.get(slug) ?? [])];
-}
-
 /**
  * The most specific category for an SNI code (any length, dots allowed): the
  * one whose prefix matches the code with the longest prefix. Codes that match

@@ -8,7 +8,6 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * the whsec_ prefix) over "<t>.<raw body>".
  */
 
-export const SIGNATURE_HEADER = 'Bolag-Signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const SECRET_PREFIX = 'whsec_';

@@ -19,7 +19,6 @@ export interface ParamFlag {
 }
 
 export const toFlagName = (param: string) => param.replaceAll('_', '-');
-export const toParamName = (flag: string) => flag.replace(/^--?/, '').replace(/^no-/, '').replaceAll('-', '_');
 /** commander's attribute name for a flag (`revenue-min` → `revenueMin`). */
 export const attributeName = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 

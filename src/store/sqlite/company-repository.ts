@@ -5,11 +5,11 @@ import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { SearchFilters, SearchQuery } from '../../core/search-params.js';
 import type { ImportPlanner, ImportRecord, ImportResult } from '../import-types.js';
 import type { CompanyRepository, CountResult, KeysetPosition, SearchPage } from '../store.js';
-import { type CompanyRow, companySelectList, rowToCompany } from './company-row.js';
+import { type CompanyRow, companySelectList, distanceKmFrom, rowToCompany } from './company-row.js';
 import { countCompanies, searchCompanies } from './company-search.js';
 import { CompanyWriter } from './company-writer.js';
 import type { Db } from './database.js';
-import { filterSql, haversineKm, registerSearchFunctions } from './filter-sql.js';
+import { filterSql, registerSearchFunctions } from './filter-sql.js';
 import { readSlice } from './company-slices.js';
 import { bulkLoadCompanies, type SeedProgress } from './seeder.js';
 
@@ -56,7 +56,7 @@ export class SqliteCompanyRepository implements CompanyRepository {
       for (const row of rows) {
         const company = rowToCompany(row, { expand });
         // As search does: with near, each record carries its distance.
-        if (near && row.lat !== null && row.lng !== null) company.distance_km = Math.round(haversineKm(row.lat, row.lng, near.lat, near.lng) * 1000) / 1000;
+        if (near) company.distance_km = distanceKmFrom(near, row);
         yield company;
       }
       if (rows.length < batchSize) return;

@@ -4,6 +4,7 @@ import { companyIdFromRow } from '../../core/company-id.js';
 import { formatOrgNr } from '../../core/orgnr.js';
 import { categoryName, countyName, municipalityName } from '../../core/place-names.js';
 import { fold } from '../../core/text.js';
+import { haversineKm } from './search/geo-math.js';
 import { EMPLOYEES_CLASSES } from '../../core/values.js';
 
 export interface CompanyRow {
@@ -58,52 +59,37 @@ export function companySelectList(alias: string, expand: boolean): string {
     .join(', ');
 }
 
-/** COMPANY_COLUMNS in order, latest_financials as NULL unless expanded, so positions are fixed for rowFromArray. */
-export function companyArraySelectList(alias: string, expand: boolean): string {
-  return COMPANY_COLUMNS.map((c) => (c === 'latest_financials' && !expand ? 'NULL' : `${alias}.${c}`)).join(', ');
+/** Columns only search needs (sort keys), not read for a record. */
+const SEARCH_ONLY = new Set<string>(['name_sort', 'city_folded']);
+
+export interface CompanyArrayReader {
+  /** The SELECT list over `companies c`, to run with `.raw(true)`. */
+  select: string;
+  /** `[v0, v1, …] → { rowid: v0, id: v1, … }` */
+  build(values: unknown[]): CompanyRow;
 }
 
-/**
- * A row read with `.raw(true)` (companyArraySelectList). Building the object here, with one
- * literal shape, is markedly cheaper than the driver setting 34 properties row by row.
- */
-export function rowFromArray(a: any[]): CompanyRow {
+function arrayReader(expand: boolean): CompanyArrayReader {
+  const columns = COMPANY_COLUMNS.filter((c) => !SEARCH_ONLY.has(c) && (expand || c !== 'latest_financials'));
   return {
-    rowid: a[0],
-    id: a[1],
-    org_nr: a[2],
-    name: a[3],
-    name_sort: a[4],
-    legal_form: a[5],
-    status: a[6],
-    street: a[7],
-    postal_code: a[8],
-    city: a[9],
-    city_folded: a[10],
-    municipality_code: a[11],
-    county_code: a[12],
-    category_slug: a[13],
-    sni_codes: a[14],
-    website: a[15],
-    website_status: a[16],
-    employees_rank: a[17],
-    trend: a[18],
-    revenue: a[19],
-    profit: a[20],
-    equity_ratio: a[21],
-    revenue_growth: a[22],
-    has_financials: a[23],
-    f_skatt: a[24],
-    vat_registered: a[25],
-    employer_registered: a[26],
-    verified: a[27],
-    advertising_blocked: a[28],
-    registration_date: a[29],
-    lat: a[30],
-    lng: a[31],
-    latest_financials: a[32],
-    updated_at: a[33],
+    select: columns.map((c) => `c.${c}`).join(', '),
+    // One object literal of a fixed shape, compiled once: far cheaper than the driver
+    // setting each property of each row object.
+    build: new Function('v', `return { ${columns.map((c, i) => `${c}: v[${i}]`).join(', ')} };`) as (v: unknown[]) => CompanyRow,
   };
+}
+
+const READERS = { plain: arrayReader(false), expanded: arrayReader(true) };
+
+/** How hot paths (search pages, export slices) read company rows: as arrays, built here. */
+export function companyArrayReader(expand: boolean): CompanyArrayReader {
+  return expand ? READERS.expanded : READERS.plain;
+}
+
+/** Distance from a search's centre, as records carry it (km, three decimals). */
+export function distanceKmFrom(near: { lat: number; lng: number }, row: Pick<CompanyRow, 'lat' | 'lng'>): number | undefined {
+  if (row.lat === null || row.lng === null) return undefined;
+  return Math.round(haversineKm(near.lat, near.lng, row.lat, row.lng) * 1000) / 1000;
 }
 
 export function rowToCompany(r: CompanyRow, opts: { expand?: boolean } = {}): Company {

@@ -4,13 +4,12 @@ import { companyIdFromRow, rowFromCompanyId } from '../../core/company-id.js';
 import type { Company } from '../../core/company.js';
 import type { SearchFilters, SearchQuery } from '../../core/search-params.js';
 import type { CountResult, KeysetPosition, SearchPage } from '../store.js';
-import { type CompanyRow, companyArraySelectList, rowFromArray, rowToCompany } from './company-row.js';
+import { type CompanyRow, companyArrayReader, distanceKmFrom, rowToCompany } from './company-row.js';
 import type { Db } from './database.js';
 import type { After } from './search/collect.js';
 import { countMatches } from './search/count.js';
 import { distancePage } from './search/distance.js';
 import { registerSearchFunctions } from './search/functions.js';
-import { haversineKm } from './search/geo-math.js';
 import { type Planned, sortedPage } from './search/planner.js';
 import { buildPredicates } from './search/predicates.js';
 import { relevancePage } from './search/relevance.js';
@@ -42,7 +41,7 @@ export function searchCompanies(db: Db, query: SearchQuery, after: KeysetPositio
   const companies = page.map((h) => {
     const row = rows.get(h.r) as CompanyRow;
     const c: Company = rowToCompany(row, { expand });
-    if (near && row.lat !== null && row.lng !== null) c.distance_km = Math.round(haversineKm(near.lat, near.lng, row.lat, row.lng) * 1000) / 1000;
+    if (near) c.distance_km = distanceKmFrom(near, row);
     return c;
   });
   const last = page[page.length - 1];
@@ -58,9 +57,10 @@ export function countCompanies(db: Db, filters: SearchFilters, budgetMs = Infini
 function readRows(db: Db, rowids: number[], expand: boolean): Map<number, CompanyRow> {
   const out = new Map<number, CompanyRow>();
   if (rowids.length === 0) return out;
-  const sql = `SELECT ${companyArraySelectList('c', expand)} FROM companies c WHERE c.rowid IN (${rowids.map(() => '?').join(', ')})`;
+  const reader = companyArrayReader(expand);
+  const sql = `SELECT ${reader.select} FROM companies c WHERE c.rowid IN (${rowids.map(() => '?').join(', ')})`;
   for (const values of prepared(db, sql).raw(true).all(...rowids) as unknown[][]) {
-    const row = rowFromArray(values);
+    const row = reader.build(values);
     out.set(row.rowid, row);
   }
   return out;

@@ -50,8 +50,3 @@ export function estimateDriver(db: Db, driver: Driver, cap: number): number {
   s.counts.set(key, { n, at: now });
   return n;
 }
-
-/** Forgets what was counted (after writes that change the register). */
-export function forgetEstimates(db: Db): void {
-  states.delete(db);
-}
