@@ -6,8 +6,8 @@ import { ExportRequestSchema } from '../core/exports.js';
 import { newId } from '../core/ids.js';
 import { FILTERS_SCHEMA, normalizeFilters, type SearchFilters } from '../core/search-params.js';
 import { LIMITS } from '../core/values.js';
-import type { ServerContext } from '../server/context.js';
-import { parseBody } from '../server/validate.js';
+import type { ServerContext } from '../app/context.js';
+import { parseBody } from '../core/validate.js';
 import type { StoredExport } from '../store/exports.js';
 import { EXPORT_JOB, wakeExportWorker } from './worker.js';
 

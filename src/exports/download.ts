@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import yazl from 'yazl';
 import { ApiError } from '../core/errors.js';
-import type { ServerContext } from '../server/context.js';
+import type { ServerContext } from '../app/context.js';
 import type { StoredExport } from '../store/exports.js';
 import { CONTENT_TYPES, downloadName, exportFolder, zipName } from './files.js';
 import { checkLink, type LinkTarget } from './links.js';

@@ -1,7 +1,7 @@
 // Where an export's files live and what they are called when downloaded.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServerOptions } from '../server/context.js';
+import type { ServerOptions } from '../app/context.js';
 import type { StoredExport } from '../store/exports.js';
 
 /** The root folder of export files: --export-dir, else `exports/` beside the database (set by start.ts). */

@@ -1,7 +1,7 @@
 // Signed download links (contract §2.6): usable without an API key, valid until the export's
 // expires_at, refused with 403 when any part of them was changed. The signature covers the
 // export id, the target (the whole result, or one part) and the expiry.
-import type { Signer } from '../server/signer.js';
+import type { Signer } from '../app/signer.js';
 
 /** What a link points at: the whole result (`download_url`) or one part, numbered from 1. */
 export type LinkTarget = 'all' | number;

@@ -1,7 +1,7 @@
 // The stored export as the API shows it (contract §2.6): links are computed, never stored,
 // and signed to expire with the export.
 import type { ExportRecord } from '../core/exports.js';
-import type { ServerContext } from '../server/context.js';
+import type { ServerContext } from '../app/context.js';
 import type { StoredExport } from '../store/exports.js';
 import { downloadName } from './files.js';
 import { signedLink } from './links.js';

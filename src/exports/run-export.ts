@@ -6,7 +6,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { newId } from '../core/ids.js';
 import { FILTERS_SCHEMA, normalizeFilters, type SearchFilters } from '../core/search-params.js';
 import { LIMITS } from '../core/values.js';
-import type { ServerContext } from '../server/context.js';
+import type { ServerContext } from '../app/context.js';
 import type { StoredExport } from '../store/exports.js';
 import { rowEncoder, type EncodedSlice } from './encoders.js';
 import { exportFolder } from './files.js';

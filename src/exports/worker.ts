@@ -2,9 +2,9 @@
 // them. Its lease is renewed while a run works; a graceful stop hands the job back at once, and
 // a crash leaves the lease to lapse, so either way the next start finishes the export.
 import { rm } from 'node:fs/promises';
-import type { ServerContext } from '../server/context.js';
+import type { ServerContext } from '../app/context.js';
 import { exportFolder } from './files.js';
-import type { RunningWorker } from '../server/workers.js';
+import type { RunningWorker } from '../app/worker.js';
 import type { Job } from '../store/store.js';
 import { runExport, RunInterrupted, type RunControl } from './run-export.js';
 

@@ -4,12 +4,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { LIMITS } from '../core/values.js';
 import type { Store } from '../store/store.js';
-import { API_PREFIX, type ServerContext, type ServerOptions } from './context.js';
+import { API_PREFIX, type ServerContext, type ServerOptions } from '../app/context.js';
 import { installErrorHandling } from './error-handler.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter } from '../app/rate-limit.js';
 import { companyRoutes } from './routes/companies.js';
 import { openApiRoutes } from './routes/openapi.js';
-import { Signer } from './signer.js';
+import { Signer } from '../app/signer.js';
 import { ROUTE_MODULES } from './route-modules.js';
 
 /** Per key: generous for people and scripts, a brake on runaway loops. */

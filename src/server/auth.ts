@@ -1,7 +1,7 @@
 // Bearer-key authentication and scope/plan checks (contract §2.1, §2.2).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerContext } from './context.js';
+import type { ServerContext } from '../app/context.js';
 import { ApiError } from '../core/errors.js';
 import type { Scope } from '../core/values.js';
 import type { Account, ApiKey } from '../store/accounts.js';

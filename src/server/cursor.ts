@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { SearchQuery } from '../core/search-params.js';
 import type { KeysetPosition } from '../store/store.js';
-import type { Signer } from './signer.js';
+import type { Signer } from '../app/signer.js';
 
 const PURPOSE = 'cursor';
 

@@ -1,6 +1,6 @@
 // Route modules beyond search, one a resource. Each adds its routes under the API prefix.
 import type { FastifyInstance } from 'fastify';
-import type { ServerContext } from './context.js';
+import type { ServerContext } from '../app/context.js';
 import { exportRoutes } from './routes/exports.js';
 import { webhookRoutes } from './routes/webhooks.js';
 

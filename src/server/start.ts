@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { openStore } from '../store/open-store.js';
 import { buildApp } from './app.js';
 import { bootstrap } from './bootstrap.js';
-import type { ServerOptions } from './context.js';
+import type { ServerOptions } from '../app/context.js';
 import { WORKERS, type RunningWorker } from './workers.js';
 
 export interface StartOptions extends ServerOptions {

@@ -1,16 +1,9 @@
-// Background workers that run beside the HTTP server (export runs, webhook fan-out and
+// The background workers `serve` runs beside the HTTP face (export runs, webhook fan-out and
 // delivery). Each reads its work from the durable queue, so any process can pick it up.
-import type { ServerContext } from './context.js';
+import type { WorkerFactory } from '../app/worker.js';
 import { createExportWorker } from '../exports/worker.js';
 import { startWebhookDelivery, startWebhookFanout } from '../webhooks/workers.js';
 
-export interface RunningWorker {
-  stop(): Promise<void>;
-}
+export type { RunningWorker, WorkerFactory } from '../app/worker.js';
 
-export type WorkerFactory = (ctx: ServerContext) => RunningWorker;
-
-/** Filled in by the exports and webhooks resources: src/exports/worker.ts, src/webhooks/dispatcher.ts. */
-export const WORKERS: WorkerFactory[] = [];
-WORKERS.push(startWebhookFanout, startWebhookDelivery);
-WORKERS.push(createExportWorker); // src/exports/worker.ts
+export const WORKERS: WorkerFactory[] = [startWebhookFanout, startWebhookDelivery, createExportWorker];

@@ -1,6 +1,6 @@
 // The two webhook workers as the server starts them (src/server/workers.ts).
-import type { ServerContext } from '../server/context.js';
-import type { RunningWorker } from '../server/workers.js';
+import type { ServerContext } from '../app/context.js';
+import type { RunningWorker } from '../app/worker.js';
 import { DeliveryWorker } from './delivery.js';
 import { FanoutWorker } from './fanout.js';
 

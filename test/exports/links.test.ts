@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Signer } from '../../src/server/signer.js';
+import { Signer } from '../../src/app/signer.js';
 import { signedLink } from '../../src/exports/links.js';
 import { api, download, http, startTestServer, waitForExport, type TestServer } from './helpers.js';
 

@@ -1,7 +1,7 @@
 // The per-key rate limit: configurable, RateLimit-* headers on every keyed response, 429 with
 // Retry-After in the contract's error shape, counted per key, a new window after the old one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src/server/rate-limit.js';
+import { RateLimiter } from '../../src/app/rate-limit.js';
 import { get, type SearchServer, startSearchServer } from '../helpers/search-server.js';
 
 let s: SearchServer;

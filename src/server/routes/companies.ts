@@ -7,9 +7,9 @@ import { OUTPUT_PARAMS, SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../core/se
 import { LIMITS } from '../../core/values.js';
 import { CATEGORIES } from '../../reference/categories.js';
 import { guard } from '../auth.js';
-import type { ServerContext } from '../context.js';
+import type { ServerContext } from '../../app/context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { parseQuery } from '../validate.js';
+import { parseQuery } from '../../core/validate.js';
 
 const ONE_COMPANY_QUERY = z.strictObject({ fields: OUTPUT_PARAMS.fields, expand: OUTPUT_PARAMS.expand }).partial();
 const NO_QUERY = z.strictObject({});

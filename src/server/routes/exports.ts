@@ -9,8 +9,8 @@ import { exportForLink, sendDownload, sendPart } from '../../exports/download.js
 import { idempotent, parseIdempotencyKey, requestHash } from '../../exports/idempotency.js';
 import { presentExport } from '../../exports/present.js';
 import { guard, principalOf } from '../auth.js';
-import type { ServerContext } from '../context.js';
-import { parseQuery } from '../validate.js';
+import type { ServerContext } from '../../app/context.js';
+import { parseQuery } from '../../core/validate.js';
 
 const LIST_QUERY = z
   .strictObject({

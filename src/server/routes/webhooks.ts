@@ -16,8 +16,8 @@ import { generateSecret } from '../../webhooks/signature.js';
 import { webhookSignals } from '../../webhooks/signals.js';
 import { assertWebhookUrl, type UrlPolicy } from '../../webhooks/url-policy.js';
 import { guard, principalOf, requirePlanWithWebhooks } from '../auth.js';
-import type { ServerContext } from '../context.js';
-import { parseBody, parseQuery } from '../validate.js';
+import type { ServerContext } from '../../app/context.js';
+import { parseBody, parseQuery } from '../../core/validate.js';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
