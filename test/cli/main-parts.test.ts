@@ -18,8 +18,10 @@ import {
 } from '../../src/cli/errors/index.js';
 import { createFactory } from '../../src/cli/factory.js';
 import { testIO } from '../../src/cli/io.js';
-import { buildSearchCommand, type SearchOptions } from '../../src/cli/commands/search.js';
-import { buildCompanyCommand, type CompanyOptions } from '../../src/cli/commands/company.js';
+import { buildSearchCommand } from '../../src/cli/commands/search.js';
+import type { SearchOptions } from '../../src/cli/commands/search/options.js';
+import { buildCompanyCommand } from '../../src/cli/commands/company.js';
+import type { CompanyOptions } from '../../src/cli/commands/company/options.js';
 import { COMMANDS } from '../../src/cli/commands/index.js';
 
 const details = (status: number, code: string) => ({ method: 'GET', path: '/companies', status, code, requestId: 'req_1' });

@@ -4,14 +4,6 @@ import { PLANS, SCOPES, type Plan, type Scope } from '../../core/values.js';
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
 
-export interface AdminKeysCreateOptions {
-  factory: Factory;
-  dbPath?: string;
-  scopes: Scope[];
-  plan: Plan;
-  account: string;
-}
-
 function parseScopes(value: string): Scope[] {
   const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
   if (scopes.length === 1 && scopes[0] === 'all') return [...SCOPES];

@@ -3,13 +3,7 @@ import { Command, Option } from 'commander';
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
 import { setCompletionValues } from '../completion/values.js';
-
-export interface CompanyOptions {
-  factory: Factory;
-  id: string;
-  format: 'table' | 'json';
-  expand: boolean;
-}
+import type { CompanyOptions } from './company/options.js';
 
 export function buildCompanyCommand(f: Factory, runF?: (opts: CompanyOptions) => Promise<void>): Command {
   return new Command('company')

@@ -3,14 +3,9 @@
 import { Argument, Command, Option } from 'commander';
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
+import type { CompletionOptions } from './completion/options.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
-
-export interface CompletionOptions {
-  factory: Factory;
-  shell?: (typeof SHELLS)[number];
-  outDir?: string;
-}
 
 const INSTALL = `
 Install:

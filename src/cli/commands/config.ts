@@ -3,14 +3,7 @@
 import { Command, Option } from 'commander';
 import type { Factory } from '../factory.js';
 import { CONFIG_KEYS } from '../config/keys.js';
-
-export interface ConfigOptions {
-  factory: Factory;
-  action: 'get' | 'set' | 'unset' | 'list';
-  key?: string;
-  value?: string;
-  showSecrets?: boolean;
-}
+import type { ConfigOptions } from './config/options.js';
 
 async function run(opts: ConfigOptions, runF?: (opts: ConfigOptions) => Promise<void>): Promise<void> {
   if (runF) return runF(opts);

@@ -2,18 +2,7 @@
 import { Command, Option } from 'commander';
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
-
-export interface DbOptions {
-  factory: Factory;
-  dbPath?: string;
-}
-export interface DbSeedOptions extends DbOptions {
-  count?: number;
-  seed?: string;
-}
-export interface DbImportOptions extends DbOptions {
-  file: string;
-}
+import type { DbOptions } from './db/options.js';
 
 export function buildDbCommand(f: Factory): Command {
   const db = new Command('db').summary('Seed, import into and inspect the register').description(

@@ -11,31 +11,7 @@ import { addParamFlags, readParamFlags } from '../flags/add-flags.js';
 import { deriveFlags } from '../flags/derive.js';
 import { filterCompletionValues } from '../flags/search-flags.js';
 import { validateParams } from '../flags/validate.js';
-
-export type RecordFormat = 'table' | 'json';
-
-export type ExportAction =
-  | {
-      kind: 'create';
-      format: 'csv' | 'jsonl';
-      /** The filters as typed (snake_case), sent as the body's filters. */
-      filters: Record<string, string | boolean>;
-      fields?: string[];
-      idempotencyKey?: string;
-      wait: boolean;
-    }
-  | { kind: 'get'; id: string }
-  | { kind: 'wait'; id: string }
-  | { kind: 'download'; id: string };
-
-export interface ExportOptions {
-  factory: Factory;
-  action: ExportAction;
-  /** Where downloads go (create --wait, download). */
-  outDir: string;
-  /** How a record is printed (create without --wait, get, wait). */
-  recordFormat: RecordFormat;
-}
+import type { RecordFormat, ExportOptions } from './export/options.js';
 
 const CREATE_EXAMPLES = `
 Examples:

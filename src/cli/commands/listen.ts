@@ -7,18 +7,7 @@ import { setCompletionValues } from '../completion/values.js';
 import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
 import { collectFilter, parseEvents } from './webhooks.js';
-
-export interface ListenOptions {
-  factory: Factory;
-  port: number;
-  host: string;
-  secrets: string[];
-  toleranceSeconds: number;
-  format: 'pretty' | 'jsonl';
-  forwardTo?: string;
-  exec?: string;
-  register?: { url: string; events: string[]; filters: Record<string, string[]> };
-}
+import type { ListenOptions } from './listen/options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 

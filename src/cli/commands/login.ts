@@ -2,14 +2,7 @@
 // request, and saves them in a profile (--profile, default "default").
 import { Command } from 'commander';
 import type { Factory } from '../factory.js';
-
-export interface LoginOptions {
-  factory: Factory;
-  /** From the global --base-url / --api-key / --profile, when given (no prompt then). */
-  baseUrl?: string;
-  apiKey?: string;
-  profile?: string;
-}
+import type { LoginOptions } from './login/options.js';
 
 export function buildLoginCommand(f: Factory, runF?: (opts: LoginOptions) => Promise<void>): Command {
   return new Command('login')

@@ -8,21 +8,7 @@ import { addParamFlags, readParamFlags } from '../flags/add-flags.js';
 import { validateParams } from '../flags/validate.js';
 import { filterCompletionValues, filterFlags, outputFlags, SEARCH_LABELS } from '../flags/search-flags.js';
 import { defaultFormat, OUTPUT_FORMATS, type OutputFormat } from '../output/formatter.js';
-
-export interface SearchOptions {
-  factory: Factory;
-  /** The API parameters as typed (snake_case), sent as the query string. */
-  params: Record<string, string | boolean>;
-  /** The same parameters validated and normalised by the core schema. */
-  parsed: Record<string, unknown>;
-  format: OutputFormat;
-  /** Follow every page. */
-  all: boolean;
-  /** Stop after this many rows (follows pages). */
-  max?: number;
-  /** Print only the number of matches. */
-  count: boolean;
-}
+import type { SearchOptions } from './search/options.js';
 
 const EXAMPLES = `
 Examples:

@@ -2,21 +2,7 @@
 import { Command, Option } from 'commander';
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
-
-export interface ServeOptions {
-  factory: Factory;
-  port: number;
-  host: string;
-  dbPath?: string;
-  databaseUrl?: string;
-  seedCount?: number;
-  publicUrl?: string;
-  allowInsecureWebhooks: boolean;
-  webhookRetrySchedule?: number[];
-  webhookDisableAfter?: number;
-  exportPartRows?: number;
-  rateLimit?: number;
-}
+import type { ServeOptions } from './serve/options.js';
 
 const positiveInt = (flag: string) => (value: string) => {
   const n = Number(value);

@@ -2,14 +2,7 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
-
-export interface VerifyOptions {
-  factory: Factory;
-  secrets: string[];
-  signature: string;
-  bodyFile?: string;
-  toleranceSeconds: number;
-}
+import type { VerifyOptions } from './verify/options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 

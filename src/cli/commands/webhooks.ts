@@ -5,25 +5,7 @@ import { WEBHOOK_FILTER_KEYS } from '../../core/webhooks.js';
 import { setCompletionValues } from '../completion/values.js';
 import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
-
-export type RecordFormat = 'table' | 'json';
-export type ListFormat = 'table' | 'json' | 'jsonl';
-
-export type WebhooksAction =
-  | { kind: 'create'; url: string; events: string[]; filters: Record<string, string[]> }
-  | { kind: 'list' }
-  | { kind: 'get'; id: string }
-  | { kind: 'update'; id: string; url?: string; events?: string[]; filters?: Record<string, string[]>; enable: boolean }
-  | { kind: 'delete'; id: string }
-  | { kind: 'rotate-secret'; id: string }
-  | { kind: 'test'; id: string }
-  | { kind: 'deliveries'; id: string; limit?: number; all: boolean };
-
-export interface WebhooksOptions {
-  factory: Factory;
-  action: WebhooksAction;
-  format: ListFormat;
-}
+import type { RecordFormat, ListFormat, WebhooksAction, WebhooksOptions } from './webhooks/options.js';
 
 export function parseEvents(value: string): string[] {
   const events = value.split(',').map((s) => s.trim()).filter(Boolean);

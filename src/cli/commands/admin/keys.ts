@@ -4,7 +4,7 @@ import { openStore } from '../../../store/open-store.js';
 import type { Store } from '../../../store/store.js';
 import { NotFoundError } from '../../errors/index.js';
 import type { Factory } from '../../factory.js';
-import type { AdminKeysCreateOptions } from '../admin.js';
+import type { AdminKeysCreateOptions } from './options.js';
 
 async function open(factory: Factory, dbPath?: string): Promise<Store> {
   const store = await openStore({ dbPath: dbPath ?? registerDbPath(factory.env) });

@@ -1,5 +1,5 @@
 // `bolag company`: GET /companies/{id}, shown down the page on a terminal, JSON otherwise.
-import type { CompanyOptions } from '../company.js';
+import type { CompanyOptions } from './options.js';
 import { OutputSink } from '../../output/sink.js';
 import { verticalTable } from '../../output/vertical.js';
 import { interruptible } from '../../paging/interruptible.js';

@@ -1,7 +1,7 @@
 // Builds the full command tree and prints (or writes) the completion scripts.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CompletionOptions } from '../completion.js';
+import type { CompletionOptions } from './options.js';
 import { completionScript, SHELLS, SHIPPED_FILES } from '../../completion/generate.js';
 import { addCommands, buildRootProgram } from '../../program.js';
 import { OutputSink } from '../../output/sink.js';

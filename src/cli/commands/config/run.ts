@@ -1,5 +1,5 @@
 // `bolag config …`: reads and writes the profile store.
-import type { ConfigOptions } from '../config.js';
+import type { ConfigOptions } from './options.js';
 import { isProfileKey, maskSecret, parseConfigKey, validateProfileName, validateValue } from '../../config/keys.js';
 import { CliError } from '../../errors/index.js';
 import { OutputSink } from '../../output/sink.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { importFile } from '../../../import/import-file.js';
 import { ImportError } from '../../../import/import-error.js';
 import { UsageError } from '../../errors/index.js';
-import type { DbImportOptions } from '../db.js';
+import type { DbImportOptions } from './options.js';
 import { openDbStore } from './open.js';
 
 export async function dbImportRun(opts: DbImportOptions): Promise<void> {

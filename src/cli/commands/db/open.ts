@@ -1,7 +1,7 @@
 import { registerDbPath } from '../../../local/paths.js';
 import { openStore } from '../../../store/open-store.js';
 import type { Store } from '../../../store/store.js';
-import type { DbOptions } from '../db.js';
+import type { DbOptions } from './options.js';
 
 /** The store the db commands work on; closed when the command ends. */
 export async function openDbStore(opts: DbOptions): Promise<{ store: Store; path: string }> {

@@ -1,5 +1,5 @@
 import { seedRegister } from '../../../seed/seed-register.js';
-import type { DbSeedOptions } from '../db.js';
+import type { DbSeedOptions } from './options.js';
 import { openDbStore } from './open.js';
 import { seedProgress } from './seed-progress.js';
 import { formatNumber } from '../../output/swedish.js';

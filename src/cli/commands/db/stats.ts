@@ -1,4 +1,4 @@
-import type { DbOptions } from '../db.js';
+import type { DbOptions } from './options.js';
 import { openDbStore } from './open.js';
 
 export async function dbStatsRun(opts: DbOptions): Promise<void> {

@@ -3,7 +3,7 @@
 // end; create --wait and download then fetch every part and print the paths written.
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import type { ExportOptions, RecordFormat } from '../export.js';
+import type { ExportOptions, RecordFormat } from './options.js';
 import { CancelError } from '../../errors/index.js';
 import type { Factory } from '../../factory.js';
 import { OutputSink } from '../../output/sink.js';

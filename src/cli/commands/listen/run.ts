@@ -2,7 +2,7 @@
 // processed one delivery after another so that output, forwards and commands keep the order
 // in which deliveries arrived. With --register-url: the webhook is created at start and
 // deleted at stop.
-import type { ListenOptions } from '../listen.js';
+import type { ListenOptions } from './options.js';
 import { CancelError } from '../../errors/index.js';
 import { OutputSink } from '../../output/sink.js';
 import { startWebhookReceiver, type ReceivedDelivery, type Rejection } from '../../../webhooks/receiver/receiver.js';

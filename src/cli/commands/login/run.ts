@@ -1,5 +1,5 @@
 // `bolag login`: prompt (TTY only), check with GET /companies?limit=1, save the profile.
-import type { LoginOptions } from '../login.js';
+import type { LoginOptions } from './options.js';
 import { validateBaseUrl, validateProfileName } from '../../config/keys.js';
 import { AuthError, UsageError } from '../../errors/index.js';
 

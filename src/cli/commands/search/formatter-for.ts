@@ -3,7 +3,7 @@
 import { companyCsvColumns } from '../../../core/csv.js';
 import type { IOStreams } from '../../io.js';
 import type { RecordFormatter } from '../../output/formatter.js';
-import type { SearchOptions } from '../search.js';
+import type { SearchOptions } from './options.js';
 
 export async function makeFormatter(opts: Pick<SearchOptions, 'format' | 'parsed'>, io: IOStreams): Promise<RecordFormatter> {
   const fields = opts.parsed.fields as string[] | undefined;

@@ -1,6 +1,6 @@
 // `bolag search`: fetches pages (prefetching the next while printing the current), writes
 // them in the chosen format, and on Ctrl-C says which cursor resumes the run.
-import type { SearchOptions } from '../search.js';
+import type { SearchOptions } from './options.js';
 import type { HttpClient, QueryInput } from '../../http-client.js';
 import { OutputSink } from '../../output/sink.js';
 import { paginate, type Page } from '../../paging/paginate.js';

@@ -2,7 +2,7 @@
 // finish in-flight requests, stop the workers (their jobs stay queued), close the database.
 import { registerDbPath } from '../../../local/paths.js';
 import { startServer } from '../../../server/start.js';
-import type { ServeOptions } from '../serve.js';
+import type { ServeOptions } from './options.js';
 import { seedProgress } from '../db/seed-progress.js';
 import { INSECURE_WEBHOOKS_WARNING } from '../../../webhooks/insecure.js';
 

@@ -1,7 +1,7 @@
 // `bolag verify`: the reference verifier (src/webhooks/signature.ts) over the exact bytes given.
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { VerifyOptions } from '../verify.js';
+import type { VerifyOptions } from './options.js';
 import { CliError, UsageError } from '../../errors/index.js';
 import { verifySignature } from '../../../webhooks/signature.js';
 

@@ -1,6 +1,6 @@
 // `bolag webhooks …`: one request each, the answer shown as a table on a terminal and as
 // JSON (records) or JSONL (lists) otherwise.
-import type { WebhooksOptions } from '../webhooks.js';
+import type { WebhooksOptions } from './options.js';
 import { OutputSink } from '../../output/sink.js';
 import { verticalTable } from '../../output/vertical.js';
 import { interruptible } from '../../paging/interruptible.js';

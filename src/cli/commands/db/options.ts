@@ -1,0 +1,17 @@
+// What `bolag db` hands its run function: defined here, beside the run code, so that the
+// command file imports it and nothing here imports the command file.
+import type { Factory } from '../../factory.js';
+
+export interface DbOptions {
+  factory: Factory;
+  dbPath?: string;
+}
+
+export interface DbSeedOptions extends DbOptions {
+  count?: number;
+  seed?: string;
+}
+
+export interface DbImportOptions extends DbOptions {
+  file: string;
+}

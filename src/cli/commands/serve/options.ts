@@ -1,0 +1,18 @@
+// What `bolag serve` hands its run function: defined here, beside the run code, so that the
+// command file imports it and nothing here imports the command file.
+import type { Factory } from '../../factory.js';
+
+export interface ServeOptions {
+  factory: Factory;
+  port: number;
+  host: string;
+  dbPath?: string;
+  databaseUrl?: string;
+  seedCount?: number;
+  publicUrl?: string;
+  allowInsecureWebhooks: boolean;
+  webhookRetrySchedule?: number[];
+  webhookDisableAfter?: number;
+  exportPartRows?: number;
+  rateLimit?: number;
+}
