@@ -1,5 +1,4 @@
-import { MUNICIPALITIES_1 } from './municipalities-1.js';
-import { MUNICIPALITIES_2 } from './municipalities-2.js';
+import { readTable } from './read-table.js';
 
 /**
  * A postal area: the first three digits of real postal codes used in a
@@ -28,7 +27,7 @@ export interface Municipality {
 }
 
 /** All 290 Swedish municipalities, ordered by code. */
-export const MUNICIPALITIES: readonly Municipality[] = [...MUNICIPALITIES_1, ...MUNICIPALITIES_2];
+export const MUNICIPALITIES: readonly Municipality[] = readTable<Municipality>('municipalities');
 
 const BY_CODE = new Map(MUNICIPALITIES.map((m) => [m.code, m]));
 

@@ -1,6 +1,4 @@
-import { SNI_DETAILS_1 } from './sni-details-1.js';
-import { SNI_DETAILS_2 } from './sni-details-2.js';
-import { SNI_DETAILS_3 } from './sni-details-3.js';
+import { readTable } from './read-table.js';
 
 /**
  * An SNI 2007 detailed group (detaljgrupp, five digits) with its Swedish name.
@@ -14,4 +12,4 @@ export interface SniDetail {
 }
 
 /** All 821 SNI 2007 detailed groups, ordered by code. */
-export const SNI_DETAILS: readonly SniDetail[] = [...SNI_DETAILS_1, ...SNI_DETAILS_2, ...SNI_DETAILS_3];
+export const SNI_DETAILS: readonly SniDetail[] = readTable<SniDetail>('sni-details');

@@ -1,0 +1,38 @@
+// The reference tables live as JSON under src/reference/data/ and each is read by one typed
+// module; the build must put them beside the compiled modules, or the binary cannot start.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const SRC = new URL('../../src/reference/', import.meta.url);
+const DATA = new URL('data/', SRC);
+const BUILT = new URL('../../dist/src/reference/data/', import.meta.url);
+
+const tables = readdirSync(DATA).filter((n) => n.endsWith('.json'));
+const modules = readdirSync(SRC).filter((n) => n.endsWith('.ts'));
+const readers = (table: string) =>
+  modules.filter((m) => readFileSync(new URL(m, SRC), 'utf8').includes(`readTable<`) && readFileSync(new URL(m, SRC), 'utf8').includes(`('${table}')`));
+
+describe('reference data files', () => {
+  it('are the tables named in the issue, each a JSON array of records', () => {
+    expect(tables.sort()).toEqual(
+      ['categories', 'counties', 'municipalities', 'sni-details', 'sni-divisions', 'sni-groups', 'sni-sections'].map((n) => `${n}.json`),
+    );
+    for (const t of tables) {
+      const rows = JSON.parse(readFileSync(new URL(t, DATA), 'utf8')) as unknown[];
+      expect(Array.isArray(rows) && rows.length > 0 && rows.every((r) => typeof r === 'object' && r !== null)).toBe(true);
+    }
+  });
+
+  it('are each read through exactly one typed module', () => {
+    for (const t of tables) expect(readers(t.replace(/\.json$/, '')), t).toHaveLength(1);
+  });
+
+  it('are copied by the build beside the compiled modules, byte for byte', () => {
+    for (const t of tables) expect(readFileSync(new URL(t, BUILT), 'utf8'), t).toBe(readFileSync(new URL(t, DATA), 'utf8'));
+  });
+
+  it('ship in the package (package.json "files" covers dist/src)', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { files: string[] };
+    expect(pkg.files).toContain('dist/src');
+  });
+});
