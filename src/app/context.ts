@@ -5,7 +5,8 @@ import type { RateLimiter } from './rate-limit.js';
 import type { Signer } from './signer.js';
 
 export interface ServerOptions {
-  /** Public base URL of the API (ends with /api/public/v1), for links the server hands out. */
+  /** Public address of the API for links the server hands out: the service root, a mount point
+   *  or the base URL itself (normalised by publicApiBase() to end in /api/public/v1). */
   publicUrl?: string;
   allowInsecureWebhooks?: boolean;
   /** Requests per key per window; 0 turns the limit off. */
@@ -31,4 +32,4 @@ export interface ServerContext {
   baseUrl: () => string;
 }
 
-export const API_PREFIX = '/api/public/v1';
+export { API_PREFIX } from '../core/public-url.js';

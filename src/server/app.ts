@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { LIMITS } from '../core/values.js';
 import type { Store } from '../store/store.js';
 import { API_PREFIX, type ServerContext, type ServerOptions } from '../app/context.js';
+import { publicApiBase } from '../core/public-url.js';
 import { installErrorHandling } from './error-handler.js';
 import { RateLimiter } from '../app/rate-limit.js';
 import { companyRoutes } from './routes/companies.js';
@@ -25,20 +26,17 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
   });
   const signingKey = await store.getOrCreateSetting('signing_key', () => randomBytes(32).toString('base64url'));
   let listeningUrl: string | undefined;
+  const publicUrl = options.publicUrl === undefined ? undefined : publicApiBase(options.publicUrl);
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const ctx: ServerContext = {
     store,
     signer: new Signer(signingKey),
     options,
     rateLimiter: limit.max > 0 ? new RateLimiter(limit.max, limit.windowMs) : null,
-    baseUrl: () => options.publicUrl ?? listeningUrl ?? `http://127.0.0.1${API_PREFIX}`,
+    baseUrl: () => publicUrl ?? listeningUrl ?? `http://127.0.0.1${API_PREFIX}`,
   };
   app.addHook('onListen', async () => {
-    const address = app.server.address();
-    if (address && typeof address === 'object') {
-      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      listeningUrl = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}${API_PREFIX}`;
-    }
+    listeningUrl = listeningUrlOf(app);
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
@@ -70,4 +68,12 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
     { prefix: API_PREFIX },
   );
   return { app, ctx };
+}
+
+/** The API base URL on the address the app listens on (a wildcard address reads as loopback). */
+export function listeningUrlOf(app: FastifyInstance): string | undefined {
+  const address = app.server.address();
+  if (!address || typeof address !== 'object') return undefined;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}${API_PREFIX}`;
 }

@@ -2,7 +2,7 @@
 // closes all of it in order. Used by `bolag serve` and by the CLI's local register.
 import { dirname, join, resolve } from 'node:path';
 import { openStore } from '../store/open-store.js';
-import { buildApp } from './app.js';
+import { buildApp, listeningUrlOf } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerOptions } from '../app/context.js';
 import { WORKERS, type RunningWorker } from './workers.js';
@@ -17,8 +17,10 @@ export interface StartOptions extends ServerOptions {
 }
 
 export interface RunningServer {
-  /** Base URL of the API, ending in /api/public/v1. */
+  /** Base URL of the API, ending in /api/public/v1: the public one when --public-url is given. */
   url: string;
+  /** Base URL of the API on the address this process listens on. */
+  listenUrl: string;
   /** Set when this start created the local account. */
   apiKey?: string;
   seeded: number;
@@ -37,6 +39,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     let closing: Promise<void> | undefined;
     return {
       url: ctx.baseUrl(),
+      listenUrl: listeningUrlOf(app) ?? ctx.baseUrl(),
       apiKey: boot.apiKey,
       seeded: boot.seeded,
       close: () =>

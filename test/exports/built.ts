@@ -11,7 +11,7 @@ function newest(dir: string): number {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) latest = Math.max(latest, newest(path));
-    else if (entry.name.endsWith('.ts')) latest = Math.max(latest, statSync(path).mtimeMs);
+    else if (entry.name.endsWith('.ts') || entry.name.endsWith('.json')) latest = Math.max(latest, statSync(path).mtimeMs);
   }
   return latest;
 }
@@ -40,6 +40,7 @@ export async function ensureBuilt(): Promise<void> {
     if (builtAt() < newest(join(ROOT, 'src'))) {
       // tsc still emits when another part of the tree has type errors; the tests then show what works.
       await execa('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, reject: false });
+      await execa('node', ['scripts/copy-data.mjs'], { cwd: ROOT }); // the reference tables, as npm run build does
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });

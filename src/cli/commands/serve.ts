@@ -2,7 +2,17 @@
 import { Command, Option } from 'commander';
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
+import { publicApiBase } from '../../core/public-url.js';
 import type { ServeOptions } from './serve/options.js';
+
+/** --public-url as typed (root, mount point or base URL) → the API base URL; refused values exit 2. */
+function publicUrl(value: string): string {
+  try {
+    return publicApiBase(value);
+  } catch (e) {
+    throw new UsageError(`Invalid --public-url: ${(e as Error).message}`, { flag: '--public-url' });
+  }
+}
 
 const positiveInt = (flag: string) => (value: string) => {
   const n = Number(value);
@@ -21,7 +31,9 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
     .addOption(new Option('--host <host>', 'Address to listen on').default('127.0.0.1'))
     .addOption(new Option('--database-url <url>', 'PostgreSQL connection URL (instead of --db)'))
     .addOption(new Option('--seed-count <n>', 'Companies to generate when the register is empty').argParser(positiveInt('--seed-count')))
-    .addOption(new Option('--public-url <url>', 'Public base URL (…/api/public/v1) used in download links'))
+    .addOption(
+      new Option('--public-url <url>', 'Address clients reach the service at, for the links it hands out: the root (https://api.example.se) or a mount point behind a proxy (https://example.se/bolag); /api/public/v1 is added').argParser(publicUrl),
+    )
     .addOption(new Option('--allow-insecure-webhooks', 'Allow http and internal webhook URLs (local development only)'))
     .addOption(new Option('--webhook-retry-schedule <seconds>', 'Comma-separated retry delays in seconds (default 60,300,1800,7200,21600,43200,86400)'))
     .addOption(new Option('--webhook-disable-after <seconds>', 'Seconds a failing webhook has before it is disabled').argParser(positiveInt('--webhook-disable-after')))

@@ -5,6 +5,7 @@ import { startServer } from '../../../server/start.js';
 import type { ServeOptions } from './options.js';
 import { seedProgress } from '../db/seed-progress.js';
 import { INSECURE_WEBHOOKS_WARNING } from '../../../webhooks/insecure.js';
+import { serviceRoot } from '../../../core/public-url.js';
 
 export async function serveRun(opts: ServeOptions): Promise<void> {
   const f = opts.factory;
@@ -28,7 +29,9 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
   });
   progress.done();
   f.defer(() => server.close());
-  f.notice(`bolag serve: listening on ${server.url} (${opts.databaseUrl ? 'PostgreSQL' : dbPath})`);
+  f.notice(`bolag serve: listening on ${server.listenUrl} (${opts.databaseUrl ? 'PostgreSQL' : dbPath})`);
+  if (server.url !== server.listenUrl) f.notice(`bolag serve: links point to ${server.url}`);
+  f.notice(`bolag serve: API reference at ${serviceRoot(server.url)}/docs`);
   if (server.apiKey) {
     const config = await f.config();
     config.setProfile('local', { base_url: server.url, api_key: server.apiKey });
