@@ -7,6 +7,9 @@ import type { Store } from '../store/store.js';
 import { API_PREFIX, type ServerContext, type ServerOptions } from '../app/context.js';
 import { publicApiBase } from '../core/public-url.js';
 import { installErrorHandling } from './error-handler.js';
+import { frameworkError, installEarlyErrors, MAX_PARAM_LENGTH } from './early-errors.js';
+import { handleClientError } from './client-errors.js';
+import { newRequestId } from './request-id.js';
 import { RateLimiter } from '../app/rate-limit.js';
 import { companyRoutes } from './routes/companies.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -20,7 +23,13 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
   const app = Fastify({
     logger: options.logger ? { redact: ['req.headers.authorization'] } : false,
     bodyLimit: LIMITS.bodyMaxBytes,
-    genReqId: () => `req_${randomBytes(9).toString('base64url')}`,
+    genReqId: newRequestId,
+    // Every answer in the contract's shape, also those given before a route runs.
+    frameworkErrors: frameworkError,
+    clientErrorHandler: handleClientError,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // A request whose body stops coming (shorter than its Content-Length) gets 408, not silence.
+    requestTimeout: 30_000,
     requestIdHeader: false,
     trustProxy: false,
   });
@@ -57,7 +66,7 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
     }
   });
 
-  installErrorHandling(app);
+  installErrorHandling(app, installEarlyErrors(app));
 
   await app.register(
     async (api) => {

@@ -1,6 +1,7 @@
 // One place turns every failure into the contract's error body; 5xx never shows internals.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, type ErrorBody } from '../core/errors.js';
+import type { RouteTable } from './early-errors.js';
 
 export function errorBody(error: ApiError, requestId: string): ErrorBody {
   return {
@@ -25,14 +26,20 @@ function toApiError(error: FastifyError): ApiError {
   return new ApiError('internal_error', 'Something went wrong on our side. Try again; if it persists, quote the request id.');
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, routes: RouteTable): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     void reply.code(apiError.status).headers(apiError.headers).send(errorBody(apiError, request.id));
   });
   app.setNotFoundHandler((request, reply) => {
-    const e = new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
-    void reply.code(404).send(errorBody(e, request.id));
+    const path = request.url.split('?')[0];
+    // A path that exists, asked with a method it does not take: 405 and what it does take.
+    const allowed = routes.allowed(path);
+    const e =
+      allowed.length > 0
+        ? new ApiError('method_not_allowed', `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') })
+        : new ApiError('not_found', `No route ${request.method} ${path}.`);
+    void reply.code(e.status).headers(e.headers).send(errorBody(e, request.id));
   });
 }
