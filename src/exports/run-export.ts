@@ -19,8 +19,8 @@ export type RunOutcome = 'completed' | 'failed' | 'missing' | 'settled';
 export interface RunControl {
   /** Aborted when the server stops: the run ends with RunInterrupted and leaves the export to the next start. */
   signal: AbortSignal;
-  /** Called now and then while the run is working (the worker renews its lease). */
-  heartbeat(): Promise<void>;
+  /** Called now and then while the run is working (the worker renews its lease); false when the run lost its claim. */
+  heartbeat(): Promise<boolean>;
   /** Awaited after each batch of rows; tests slow a run down with it. */
   afterBatch?: (rowsSoFar: number) => Promise<void>;
   /** Rows read from the store at a time on the inline path (default 2000). */

@@ -73,7 +73,7 @@ export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions
     const exportId = String(job.payload.export_id);
     const control: RunControl = {
       signal: stopping.signal,
-      heartbeat: () => store.jobs.extend(job.id, LEASE_MS),
+      heartbeat: () => store.jobs.extend(job, LEASE_MS),
       afterBatch: opts.afterBatch,
       batchRows: opts.batchRows,
       threads: opts.threads,
@@ -83,17 +83,17 @@ export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions
     try {
       const outcome = await runExport(ctx, exportId, control);
       if (outcome === 'missing' && job.attempts < MISSING_RETRIES) {
-        await store.jobs.retry(job.id, new Date(Date.now() + 1000), 'export row not found yet');
+        await store.jobs.retry(job, new Date(Date.now() + 1000), 'export row not found yet');
         return;
       }
-      await store.jobs.complete(job.id);
+      await store.jobs.complete(job);
     } catch (err) {
       if (err instanceof RunInterrupted) {
         // Hand the job back now, so the next start need not wait for the lease to lapse.
-        await store.jobs.retry(job.id, new Date(), 'interrupted by shutdown').catch(() => undefined);
+        await store.jobs.release(job).catch(() => undefined);
         return;
       }
-      await store.jobs.retry(job.id, new Date(Date.now() + 5000), String(err)).catch(() => undefined);
+      await store.jobs.retry(job, new Date(Date.now() + 5000), String(err)).catch(() => undefined);
     }
   }
 
