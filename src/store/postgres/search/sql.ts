@@ -1,5 +1,6 @@
 // SQL fragments with their values, written with `?` and numbered ($1, $2, …) only when a
 // statement is run, so that fragments compose in any order. No fragment holds a literal `?`.
+import type pg from 'pg';
 import type { Queryable } from '../database.js';
 
 export interface Sql {
@@ -33,6 +34,6 @@ export function numbered(text: string): string {
   return text.replace(/\?/g, () => `$${++n}`);
 }
 
-export async function rows<R extends Record<string, unknown>>(db: Queryable, q: Sql): Promise<R[]> {
+export async function rows<R extends pg.QueryResultRow>(db: Queryable, q: Sql): Promise<R[]> {
   return (await db.query<R>(numbered(q.sql), q.params)).rows;
 }
