@@ -1,9 +1,7 @@
 // The export worker: claims `export.run` jobs from the durable queue, one at a time, and runs
 // them. Its lease is renewed while a run works; a graceful stop hands the job back at once, and
 // a crash leaves the lease to lapse, so either way the next start finishes the export.
-import { rm } from 'node:fs/promises';
 import type { ServerContext } from '../app/context.js';
-import { exportFolder } from './files.js';
 import type { RunningWorker } from '../app/worker.js';
 import type { Job } from '../store/store.js';
 import { runExport, RunInterrupted, type RunControl } from './run-export.js';
@@ -37,7 +35,7 @@ export async function sweepExpired(ctx: ServerContext, now: Date = new Date()): 
   for (;;) {
     const batch = await ctx.store.exports.expired(now.toISOString(), 100);
     for (const e of batch) {
-      await rm(exportFolder(ctx.options, e.id), { recursive: true, force: true });
+      await ctx.store.exportFiles.clear(e.id);
       await ctx.store.exports.update(e.id, { files: [] });
       removed++;
     }
