@@ -5,7 +5,6 @@ import { UsageError } from '../errors/index.js';
 
 export interface DbOptions {
   factory: Factory;
-  dbPath?: string;
 }
 export interface DbSeedOptions extends DbOptions {
   count?: number;
@@ -17,9 +16,9 @@ export interface DbImportOptions extends DbOptions {
 
 export function buildDbCommand(f: Factory): Command {
   const db = new Command('db').summary('Seed, import into and inspect the register').description(
-    'Work on the register database directly: the embedded SQLite file given by --db, or the local register.',
+    'Work on the register database directly: PostgreSQL (--database-url, DATABASE_URL), the SQLite file given by --db, or the local register.',
   );
-  const base = (): DbOptions => ({ factory: f, dbPath: f.globals().db });
+  const base = (): DbOptions => ({ factory: f });
 
   db.command('seed')
     .summary('Replace the register with a generated one')
