@@ -126,8 +126,11 @@ export interface ExportFiles {
  * window at once and hands them out locally, so a request costs no write.
  */
 export interface RateWindows {
-  /** Takes up to `want` of the `max` tokens of (key, windowStart); returns how many it got (0 when spent). */
-  take(key: string, windowStart: number, want: number, max: number): Promise<number>;
+  /**
+   * Takes up to `want` of the `max` tokens of (key, windowStart): how many it got (0 when the
+   * window is spent) and how many the window has handed out in all, this take included.
+   */
+  take(key: string, windowStart: number, want: number, max: number): Promise<{ granted: number; used: number }>;
   /** Gives back tokens taken but not used (best effort). */
   giveBack(key: string, windowStart: number, count: number): Promise<void>;
 }

@@ -9,18 +9,19 @@ export class PgRateWindows implements RateWindows {
 
   constructor(private readonly db: PgDb) {}
 
-  async take(key: string, windowStart: number, want: number, max: number): Promise<number> {
+  async take(key: string, windowStart: number, want: number, max: number): Promise<{ granted: number; used: number }> {
     await this.prune(windowStart);
     await this.db.query('INSERT INTO rate_windows (key, window_start, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [key, windowStart]);
     // The row lock queues concurrent takers: each reads the count the previous one left.
-    const r = await this.db.query<{ granted: number }>(
+    const r = await this.db.query<{ granted: number; used: number }>(
       `UPDATE rate_windows r SET used = LEAST($4, r.used + $3)
        FROM (SELECT used FROM rate_windows WHERE key = $1 AND window_start = $2 FOR UPDATE) old
        WHERE r.key = $1 AND r.window_start = $2
-       RETURNING r.used - old.used AS granted`,
+       RETURNING r.used - old.used AS granted, r.used AS used`,
       [key, windowStart, want, max],
     );
-    return Math.max(0, r.rows[0]?.granted ?? 0);
+    const row = r.rows[0];
+    return { granted: Math.max(0, row?.granted ?? 0), used: row?.used ?? max };
   }
 
   async giveBack(key: string, windowStart: number, count: number): Promise<void> {

@@ -12,7 +12,7 @@ export class SqliteRateWindows implements RateWindows {
     this.sql = statementCache(db);
   }
 
-  async take(key: string, windowStart: number, want: number, max: number): Promise<number> {
+  async take(key: string, windowStart: number, want: number, max: number): Promise<{ granted: number; used: number }> {
     return this.db
       .transaction(() => {
         this.sql('INSERT INTO rate_windows (key, window_start, used) VALUES (?, ?, 0) ON CONFLICT DO NOTHING').run(key, windowStart);
@@ -24,7 +24,7 @@ export class SqliteRateWindows implements RateWindows {
           this.lastPrune = windowStart;
           this.sql('DELETE FROM rate_windows WHERE window_start < ?').run(windowStart - 86_400_000);
         }
-        return granted;
+        return { granted, used: before + granted };
       })
       .immediate();
   }
