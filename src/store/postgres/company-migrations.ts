@@ -18,7 +18,7 @@ export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: 
         org_nr text COLLATE "C" NOT NULL,     -- 10 digits, no hyphen; unique: companies_org_nr
         name text NOT NULL,
         name_sort text COLLATE "C" NOT NULL,  -- folded (src/core/text.ts): sorting and tier 1
-        words tsvector NOT NULL,              -- folded name words and org nr words, made in JS
+        words tsvector NOT NULL,              -- the folded name's words, made in JS
         legal_form text NOT NULL,
         status text NOT NULL,
         street text NOT NULL,
@@ -75,6 +75,8 @@ export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: 
 export const COMPANY_INDEXES: readonly { name: string; sql: string }[] = [
   ['companies_id', 'UNIQUE (id)'],
   ['companies_org_nr', 'UNIQUE (org_nr)'],
+  // q's four-digit word: the last four digits of an org nr (the first six are a range of org_nr).
+  ['companies_org_tail', '(right(org_nr, 4))'],
   // Name order (the default sort), alone and within each filter that commonly leads: a page of
   // a municipality in name order is a range of one index, not a sort of the municipality.
   ['companies_name', '(name_sort, rowid)'],
@@ -82,18 +84,18 @@ export const COMPANY_INDEXES: readonly { name: string; sql: string }[] = [
   ['companies_county', '(county_code, status, name_sort, rowid)'],
   ['companies_municipality', '(municipality_code, status, name_sort, rowid)'],
   ['companies_category', '(category_slug, status, name_sort, rowid)'],
-  ['companies_legal_form', '(legal_form, status, name_sort, rowid)'],
+  ['companies_legal_form', '(legal_form)'], // few, broad values: walking the name order serves
   ['companies_postal', '(postal_code, employees_rank)'],
   ['companies_city', '(city_folded)'],
-  // Sort orders: value then rowid, both ways through one index; employees_class has few values
-  // and large ties, so its descending order (ties by rowid ascending) has an index of its own.
+  // Sort orders: value then rowid, both ways through one index (a descending order's ties by
+  // rowid ascending come from an incremental sort of each run of equal values; employees_class,
+  // with few values and long runs, is read value by value instead: search/sorted.ts).
   ['companies_revenue', '(revenue, rowid)'],
   ['companies_profit', '(profit, rowid)'],
   ['companies_registration_date', '(registration_date, rowid)'],
   ['companies_equity_ratio', '(equity_ratio, rowid)'],
   ['companies_revenue_growth', '(revenue_growth, rowid)'],
   ['companies_employees', '(employees_rank, rowid)'],
-  ['companies_employees_desc', '(employees_rank DESC, rowid)'],
   ['companies_words', 'USING gin (words)'],
   ['companies_sni', 'USING gin (sni)'],
   ['companies_geo', 'USING gist (point(lng, lat))'],

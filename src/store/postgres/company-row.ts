@@ -20,14 +20,13 @@ export function readColumns(expand: boolean, alias = 'c'): string {
 }
 
 /**
- * The words a company is found by (search/text-sql.ts): its folded name's words, and its org
- * nr whole, its first six and its last four digits, as src/store/sqlite/search/text-query.ts
- * reads them. Lexemes go in as they are (no stemming, no stop words).
+ * The words a company's name is found by (search/text-sql.ts): its folded name's words, as
+ * src/store/sqlite/search/text-query.ts reads them. Lexemes go in as they are (no stemming, no
+ * stop words). The org nr's words are matched on the org_nr column itself: three unique words
+ * a company would make the full-text index ten times dearer to build.
  */
-export function wordLexemes(nameSort: string, orgNr: string): string[] {
-  const words = new Set(nameSort.match(WORD) ?? []);
-  words.add(orgNr).add(orgNr.slice(0, 6)).add(orgNr.slice(6));
-  return [...words];
+export function wordLexemes(nameSort: string): string[] {
+  return [...new Set(nameSort.match(WORD) ?? [])];
 }
 
 /** tsvector input: each lexeme quoted (words are letters and digits only: nothing to escape). */
@@ -42,7 +41,7 @@ export interface PgCompanyRow extends CompanyRow {
 
 export function companyToPgRow(c: Company, rowid: number): PgCompanyRow {
   const row = companyToRow(c, rowid) as PgCompanyRow;
-  row.words = tsvectorText(wordLexemes(row.name_sort, row.org_nr));
+  row.words = tsvectorText(wordLexemes(row.name_sort));
   row.sni = `{${c.sni_codes.join(',')}}`;
   return row;
 }

@@ -19,12 +19,21 @@ export async function bulkLoadCompanies(db: PgDb, batches: AsyncIterable<readonl
   let done = 0;
   try {
     await client.query('SET synchronous_commit = off');
-    await client.query('TRUNCATE companies, company_counts');
     for (const { name } of COMPANY_INDEXES) await client.query(`DROP INDEX IF EXISTS ${name}`);
-    await copyRows(client, batches, (n) => {
-      done = n;
-      onProgress?.(done, total, 'rows');
-    });
+    // Emptied and filled in one transaction, so COPY can write the rows frozen: the index
+    // builds that read them next need not set every row's hint bits (a write of the whole table).
+    await client.query('BEGIN');
+    try {
+      await client.query('TRUNCATE companies, company_counts');
+      await copyRows(client, batches, (n) => {
+        done = n;
+        onProgress?.(done, total, 'rows');
+      });
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
     onProgress?.(0, 1, 'indexes');
     await buildIndexes(db, client);
     await client.query(REBUILD_COUNTS);
@@ -39,7 +48,7 @@ export async function bulkLoadCompanies(db: PgDb, batches: AsyncIterable<readonl
 }
 
 async function copyRows(client: pg.PoolClient, batches: AsyncIterable<readonly Company[]>, progress: (done: number) => void): Promise<void> {
-  const stream = client.query(copyFrom(`COPY companies (${PG_COLUMNS.join(', ')}) FROM STDIN`));
+  const stream = client.query(copyFrom(`COPY companies (${PG_COLUMNS.join(', ')}) FROM STDIN WITH (FREEZE)`));
   const finished = new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);
     stream.on('error', reject);

@@ -12,6 +12,8 @@ import { type Sql, sql } from './sql.js';
 interface SortSpec {
   column: string;
   nullable: boolean;
+  /** Few values with long runs: a descending walk goes value by value, each run by rowid. */
+  values?: readonly number[];
 }
 
 export const SORT_SPECS: Record<string, SortSpec> = {
@@ -21,7 +23,7 @@ export const SORT_SPECS: Record<string, SortSpec> = {
   registration_date: { column: 'registration_date', nullable: false },
   equity_ratio: { column: 'equity_ratio', nullable: true },
   revenue_growth: { column: 'revenue_growth', nullable: true },
-  employees_class: { column: 'employees_rank', nullable: false },
+  employees_class: { column: 'employees_rank', nullable: false, values: Array.from({ length: 16 }, (_, i) => i) },
 };
 
 export async function sortedPage(db: Queryable, query: SearchQuery, checks: Sql[], after: Position | null, need: number): Promise<Hit[]> {
@@ -31,6 +33,16 @@ export async function sortedPage(db: Queryable, query: SearchQuery, checks: Sql[
   const desc = query.sort.descending;
   const expand = query.expand.includes('latest_financials');
   const hits: Hit[] = [];
+  if (desc && spec.values) {
+    for (const v of [...spec.values].reverse()) {
+      if (hits.length >= need) break;
+      if (after && v > Number(after.v)) continue;
+      const where = [...checks, sql(`${col} = ?`, v)];
+      if (after && v === Number(after.v)) where.push(sql('c.rowid > ?', after.r));
+      hits.push(...(await readStretch(db, { where, value: sql(col), orderBy: 'c.rowid', limit: need - hits.length }, expand)));
+    }
+    return hits;
+  }
   if (!after || after.v !== null) {
     const where = [...checks];
     if (spec.nullable) where.push(sql(`${col} IS NOT NULL`));

@@ -1,7 +1,7 @@
 // Free text (`q`) as SQL. What matches and how well is defined once, in
 // src/store/sqlite/search/text-query.ts (parseTextQuery, the tiers); this states the same
-// in SQL over the `words` column, which holds exactly the words tierOf reads (a folded name's
-// words and the org nr's three forms, company-row.ts), so both stores find and rank alike:
+// in SQL over the `words` column, which holds exactly the name words tierOf reads (company-row.ts),
+// and over org_nr for the org nr's words, so both stores find and rank alike:
 //   a word matches a name or org nr word exactly; the last word also as a prefix (a number
 //   only as a prefix of the org nr); or any word matches through the industry.
 //   tier 1 every word in the name or org nr, and the folded name begins with the query
@@ -34,14 +34,30 @@ function tsquery(words: readonly TextWord[], lastAsPrefix: boolean): string {
   return words.map((w, i) => (lastAsPrefix && i === words.length - 1 ? `${lexeme(w)}:*` : lexeme(w))).join(' & ');
 }
 
-/** A number typed last: an exact word, or a prefix of the org nr (never of a name word). */
-function numberPrefix(w: TextWord): Sql {
-  return sql('c.words @@ ?::tsquery OR (c.org_nr >= ? AND c.org_nr < ?)', lexeme(w), w.text, prefixEnd(w.text));
+/** A number that is a word of the org nr: all ten digits, the first six or the last four. */
+function orgWord(w: TextWord): Sql | null {
+  if (!w.digits) return null;
+  if (w.text.length === 10) return sql('c.org_nr = ?', w.text);
+  if (w.text.length === 6) return sql('c.org_nr >= ? AND c.org_nr < ?', w.text, prefixEnd(w.text));
+  if (w.text.length === 4) return sql('right(c.org_nr, 4) = ?', w.text);
+  return null;
 }
 
+function or(parts: readonly (Sql | null)[]): Sql {
+  const present = parts.filter((p): p is Sql => p !== null);
+  return { sql: present.map((p) => `(${p.sql})`).join(' OR '), params: present.flatMap((p) => p.params) };
+}
+
+/** The word exactly: a word of the name or of the org nr. */
+function exactWord(w: TextWord): Sql {
+  return or([sql('c.words @@ ?::tsquery', lexeme(w)), orgWord(w)]);
+}
+
+/** The word in the name or org nr; the last also as a prefix (a number: of the org nr only). */
 function wordInName(w: TextWord): Sql {
-  if (w.prefix && w.digits) return numberPrefix(w);
-  return sql('c.words @@ ?::tsquery', w.prefix ? `${lexeme(w)}:*` : lexeme(w));
+  if (!w.prefix) return exactWord(w);
+  if (w.digits) return or([exactWord(w), sql('c.org_nr >= ? AND c.org_nr < ?', w.text, prefixEnd(w.text))]);
+  return sql('c.words @@ ?::tsquery', `${lexeme(w)}:*`);
 }
 
 function wordInIndustry(w: TextWord): Sql | null {
@@ -49,18 +65,16 @@ function wordInIndustry(w: TextWord): Sql | null {
   const cats = [...w.industry.categories];
   if (cats.length) parts.push(sql(`c.category_slug IN (${placeholders(cats.length)})`, ...cats));
   if (w.industry.codes.size) parts.push(sql('c.sni && ?::text[]', `{${[...w.industry.codes].join(',')}}`));
-  if (parts.length === 0) return null;
-  return { sql: parts.map((p) => `(${p.sql})`).join(' OR '), params: parts.flatMap((p) => p.params) };
+  return parts.length ? or(parts) : null;
 }
 
 export function textSql(tq: TextQuery): TextSql {
   const words = tq.words;
   const last = words[words.length - 1];
-  const inName: Sql =
-    last.prefix && last.digits
-      ? and([...(words.length > 1 ? [sql('c.words @@ ?::tsquery', tsquery(words.slice(0, -1), false))] : []), numberPrefix(last)])
-      : sql('c.words @@ ?::tsquery', tsquery(words, true));
-  const exact = sql('c.words @@ ?::tsquery', tsquery(words, false));
+  // Without numbers, all words together are one full-text query (one index scan).
+  const numbers = words.some((w) => w.digits);
+  const inName = numbers ? and(words.map(wordInName)) : sql('c.words @@ ?::tsquery', tsquery(words, true));
+  const exact = numbers ? and(words.map(exactWord)) : sql('c.words @@ ?::tsquery', tsquery(words, false));
   const startsWith = sql('c.name_sort >= ? AND c.name_sort < ? AND starts_with(c.name_sort, ?)', tq.folded, prefixEnd(tq.folded), tq.folded);
   const industries = words.map(wordInIndustry);
   const industry = industries.some((x) => x !== null);
@@ -69,7 +83,7 @@ export function textSql(tq: TextQuery): TextSql {
         words.map((w, i) => {
           const name = wordInName(w);
           const ind = industries[i];
-          return ind ? { sql: `(${name.sql}) OR (${ind.sql})`, params: [...name.params, ...ind.params] } : name;
+          return ind ? or([name, ind]) : name;
         }),
       )
     : inName;
