@@ -9,6 +9,15 @@ import type { ByteRange, ExportFiles, PartSink } from '../store.js';
 import type { PgDb } from './database.js';
 
 export const CHUNK_BYTES = 1024 * 1024;
+
+/** A failed write (or clearing) in the database is a storage failure of the export (as a full disk is on SQLite). */
+async function storing<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    throw Object.assign(new Error(`Writing an export part to the database failed: ${(e as Error).message}`), { code: 'EIO', cause: e });
+  }
+}
 /** Chunks fetched per query while streaming. */
 const CHUNKS_PER_READ = 4;
 
@@ -27,14 +36,9 @@ export class PgExportFiles implements ExportFiles {
       const data = Buffer.concat(pending, pendingBytes);
       pending = [];
       pendingBytes = 0;
-      await db.query('INSERT INTO export_chunks (export_id, part, run, seq, start_byte, data) VALUES ($1, $2, $3, $4, $5, $6)', [
-        exportId,
-        name,
-        run,
-        seq++,
-        written,
-        data,
-      ]);
+      await storing(
+        db.query('INSERT INTO export_chunks (export_id, part, run, seq, start_byte, data) VALUES ($1, $2, $3, $4, $5, $6)', [exportId, name, run, seq++, written, data]),
+      );
       written += data.length;
     };
     return {
@@ -51,7 +55,7 @@ export class PgExportFiles implements ExportFiles {
       },
       async finish() {
         await flush();
-        await db.tx(async (client) => {
+        await storing(db.tx(async (client) => {
           await client.query(
             `INSERT INTO export_parts (export_id, part, run, bytes) VALUES ($1, $2, $3, $4)
              ON CONFLICT (export_id, part, run) DO NOTHING`,
@@ -64,7 +68,7 @@ export class PgExportFiles implements ExportFiles {
             name,
             run,
           ]);
-        });
+        }));
       },
       async abort() {
         pending = [];
@@ -108,9 +112,11 @@ export class PgExportFiles implements ExportFiles {
   }
 
   async clear(exportId: string): Promise<void> {
-    await this.db.tx(async (client) => {
-      await client.query('DELETE FROM export_parts WHERE export_id = $1', [exportId]);
-      await client.query('DELETE FROM export_chunks WHERE export_id = $1', [exportId]);
-    });
+    await storing(
+      this.db.tx(async (client) => {
+        await client.query('DELETE FROM export_parts WHERE export_id = $1', [exportId]);
+        await client.query('DELETE FROM export_chunks WHERE export_id = $1', [exportId]);
+      }),
+    );
   }
 }
