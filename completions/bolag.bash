@@ -16,42 +16,42 @@ _bolag_commands() {
 
 _bolag_options() {
   case "$1" in
-    '') echo '--version --base-url --api-key --profile --local --db --verbose --quiet --no-color --help' ;;
-    'search') echo '--category --sni --county --municipality --city --postal-code --legal-form --status --website-status --has-financials --no-has-financials --employees-class --revenue-min --revenue-max --profit-min --profit-max --equity-ratio-min --revenue-growth-min --trend --f-skatt --no-f-skatt --vat-registered --no-vat-registered --employer-registered --no-employer-registered --verified --no-verified --registered-from --registered-to --near --radius-km --exclude-advertising-blocked --no-exclude-advertising-blocked --sort --limit --cursor --include-total --no-include-total --fields --expand --all --max --count --format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'export') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'export create') echo '--q --category --sni --county --municipality --city --postal-code --legal-form --status --website-status --has-financials --no-has-financials --employees-class --revenue-min --revenue-max --profit-min --profit-max --equity-ratio-min --revenue-growth-min --trend --f-skatt --no-f-skatt --vat-registered --no-vat-registered --employer-registered --no-employer-registered --verified --no-verified --registered-from --registered-to --near --radius-km --exclude-advertising-blocked --no-exclude-advertising-blocked --format --fields --wait --out --idempotency-key --json --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'export get') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'export wait') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'export download') echo '--out --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'company') echo '--format --expand --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'login') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'config') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'config get') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'config set') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'config unset') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'config list') echo '--show-secrets --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'webhooks') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'webhooks create') echo '--url --events --filter --format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'webhooks list') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'webhooks get') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'webhooks update') echo '--url --events --filter --clear-filters --enable --format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'webhooks delete') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'webhooks rotate-secret') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'webhooks test') echo '--format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'webhooks deliveries') echo '--limit --all --format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'listen') echo '--port --host --secret --tolerance --forward-to --exec --format --register-url --events --filter --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'verify') echo '--secret --signature --body-file --tolerance --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'serve') echo '--port --host --database-url --seed-count --public-url --allow-insecure-webhooks --webhook-retry-schedule --webhook-disable-after --export-part-rows --rate-limit --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'db') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'db seed') echo '--count --seed --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'db import') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'db stats') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'admin') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'admin keys') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'admin keys create') echo '--scopes --plan --account --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'admin keys list') echo '--account --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'admin keys revoke') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'completion') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    '') echo '--version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color --help' ;;
+    'search') echo '--category --sni --county --municipality --city --postal-code --legal-form --status --website-status --has-financials --no-has-financials --employees-class --revenue-min --revenue-max --profit-min --profit-max --equity-ratio-min --revenue-growth-min --trend --f-skatt --no-f-skatt --vat-registered --no-vat-registered --employer-registered --no-employer-registered --verified --no-verified --registered-from --registered-to --near --radius-km --exclude-advertising-blocked --no-exclude-advertising-blocked --sort --limit --cursor --include-total --no-include-total --fields --expand --all --max --count --format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'export') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'export create') echo '--q --category --sni --county --municipality --city --postal-code --legal-form --status --website-status --has-financials --no-has-financials --employees-class --revenue-min --revenue-max --profit-min --profit-max --equity-ratio-min --revenue-growth-min --trend --f-skatt --no-f-skatt --vat-registered --no-vat-registered --employer-registered --no-employer-registered --verified --no-verified --registered-from --registered-to --near --radius-km --exclude-advertising-blocked --no-exclude-advertising-blocked --format --fields --wait --out --idempotency-key --json --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'export get') echo '--format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'export wait') echo '--format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'export download') echo '--out --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'company') echo '--format --expand --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'login') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'config') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'config get') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'config set') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'config unset') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'config list') echo '--show-secrets --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'webhooks') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'webhooks create') echo '--url --events --filter --format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'webhooks list') echo '--format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'webhooks get') echo '--format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'webhooks update') echo '--url --events --filter --clear-filters --enable --format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'webhooks delete') echo '--format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'webhooks rotate-secret') echo '--format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'webhooks test') echo '--format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'webhooks deliveries') echo '--limit --all --format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'listen') echo '--port --host --secret --tolerance --forward-to --exec --format --register-url --events --filter --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'verify') echo '--secret --signature --body-file --tolerance --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'serve') echo '--port --host --seed-count --public-url --allow-insecure-webhooks --webhook-retry-schedule --webhook-disable-after --export-part-rows --rate-limit --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'db') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'db seed') echo '--count --seed --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'db import') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'db stats') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'admin') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'admin keys') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'admin keys create') echo '--scopes --plan --account --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'admin keys list') echo '--account --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'admin keys revoke') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'completion') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
   esac
 }
 
@@ -61,6 +61,7 @@ _bolag_takes_value() {
     *'|--api-key') return 0 ;;
     *'|--profile') return 0 ;;
     *'|--db') return 0 ;;
+    *'|--database-url') return 0 ;;
     'search|--category') return 0 ;;
     'search|--sni') return 0 ;;
     'search|--county') return 0 ;;
@@ -151,7 +152,6 @@ _bolag_takes_value() {
     'verify|--tolerance') return 0 ;;
     'serve|--port') return 0 ;;
     'serve|--host') return 0 ;;
-    'serve|--database-url') return 0 ;;
     'serve|--seed-count') return 0 ;;
     'serve|--public-url') return 0 ;;
     'serve|--webhook-retry-schedule') return 0 ;;

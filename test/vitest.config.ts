@@ -1,13 +1,35 @@
 // Vitest settings. End-to-end tests spawn the built binary and start real servers, which
 // takes seconds on a loaded 2-core machine: the default 5 s per test is too tight for them.
+// Two projects: every test on SQLite; and, when DATABASE_URL is set, the HTTP suites again on
+// PostgreSQL (their helpers read BOLAG_TEST_STORE: test/helpers/test-store.ts). Suites that
+// pick their database themselves (store contract, search, multiprocess) are in the first only.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+/** The HTTP suites whose test servers follow BOLAG_TEST_STORE. */
+const HTTP_SUITES = ['test/exports/*.test.ts', 'test/webhooks/{api,delivery,ssrf,cli.e2e}.test.ts', 'test/server/*.test.ts'];
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      ...(process.env.DATABASE_URL
+        ? [
+            {
+              extends: true,
+              test: {
+                name: 'postgres',
+                include: HTTP_SUITES,
+                // Crash recovery of a SQLite-backed child process; its PostgreSQL counterpart is in test/multiprocess.
+                exclude: ['test/exports/crash.test.ts'],
+                env: { BOLAG_TEST_STORE: 'postgres' },
+              },
+            },
+          ]
+        : []),
+    ],
   },
 });

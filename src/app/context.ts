@@ -16,8 +16,6 @@ export interface ServerOptions {
   /** Resolver for webhook hosts (creation check and delivery); dns.lookup by default. Tests inject one. */
   webhookLookup?: LookupFunction;
   exportPartRows?: number;
-  /** Where export files are written. */
-  exportDir?: string;
   logger?: boolean;
   /** Run background workers (exports, webhook deliveries) in this process. */
   workers?: boolean;

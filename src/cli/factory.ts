@@ -6,6 +6,7 @@ import type { IOStreams } from './io.js';
 import type { ProfileStore } from './config/profile-store.js';
 import type { ResolvedConnection } from './config/resolve.js';
 import type { Prompter } from './prompter.js';
+import type { StoreTarget } from './store-target.js';
 import { packageVersion, userAgent } from './version.js';
 
 /** The global options of contract §3, valid before or after any command name. */
@@ -14,8 +15,10 @@ export interface GlobalOptions {
   apiKey?: string;
   profile?: string;
   local?: boolean;
-  /** Path of the embedded database (serve, db, local mode). */
+  /** Path of the embedded database (serve, db, admin, local mode). */
   db?: string;
+  /** PostgreSQL URL of the service database (serve, db, admin, local mode); env DATABASE_URL. */
+  databaseUrl?: string;
   verbose?: boolean;
   quiet?: boolean;
   /** false with --no-color. */
@@ -41,6 +44,8 @@ export interface Factory {
   config(): Promise<ProfileStore>;
   /** Where requests go: flag > env > profile > the local register (started on demand). */
   connection(): Promise<Connection>;
+  /** The database of the commands that open the register: --database-url > --db > DATABASE_URL > the local register. */
+  storeTarget(): Promise<StoreTarget>;
   /** The HTTP client for connection(); one per process. */
   httpClient(): Promise<HttpClient>;
   /** Builds a client for an explicit base URL and key (login checks them before saving). */
@@ -82,10 +87,12 @@ export function createFactory(init: FactoryInit): Factory {
     const r = await resolved();
     if (r.kind === 'remote') return { baseUrl: r.baseUrl, apiKey: r.apiKey, local: false, profile: r.profile };
     const { startLocal } = await import('./local/start-local.js');
-    const local = await startLocal(init.io, { quiet: init.globals().quiet, env, dbPath: init.globals().db });
+    const local = await startLocal(init.io, { quiet: init.globals().quiet, env, target: await storeTarget() });
     cleanups.push(() => local.close());
     return { baseUrl: local.baseUrl, apiKey: local.apiKey, local: true };
   });
+
+  const storeTarget = async (): Promise<StoreTarget> => (await import('./store-target.js')).resolveStoreTarget(init.globals(), env);
 
   const httpClientFor = async (baseUrl: string, apiKey?: string): Promise<HttpClient> => {
     const { HttpClient } = await import('./http-client.js');
@@ -115,6 +122,7 @@ export function createFactory(init: FactoryInit): Factory {
     globals: init.globals,
     config,
     connection,
+    storeTarget,
     httpClient,
     httpClientFor,
     async prompter(why?: string) {

@@ -1,13 +1,10 @@
 // Serving export files behind signed links: one part (with byte ranges) or a ZIP of all parts.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import yazl from 'yazl';
 import { ApiError } from '../core/errors.js';
 import type { ServerContext } from '../app/context.js';
 import type { StoredExport } from '../store/exports.js';
-import { CONTENT_TYPES, downloadName, exportFolder, zipName } from './files.js';
+import { CONTENT_TYPES, downloadName, zipName } from './files.js';
 import { checkLink, type LinkTarget } from './links.js';
 
 export type ByteRange = { start: number; end: number };
@@ -47,19 +44,16 @@ export async function exportForLink(ctx: ServerContext, exportId: string, target
   return e;
 }
 
-async function sizeOf(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch {
-    throw new ApiError('not_found', 'The files of this export are no longer available; create the export again.');
-  }
+async function sizeOf(ctx: ServerContext, e: StoredExport, name: string): Promise<number> {
+  const size = await ctx.store.exportFiles.size(e.id, name);
+  if (size === null) throw new ApiError('not_found', 'The files of this export are no longer available; create the export again.');
+  return size;
 }
 
 /** One part, honouring `Range: bytes=a-b` (206) and If-Range. */
 export async function sendPart(ctx: ServerContext, e: StoredExport, index: number, request: FastifyRequest, reply: FastifyReply) {
   const file = e.files[index - 1];
-  const path = join(exportFolder(ctx.options, e.id), file.name);
-  const size = await sizeOf(path);
+  const size = await sizeOf(ctx, e, file.name);
   const etag = `"${file.sha256}"`;
   reply
     .header('Content-Type', CONTENT_TYPES[e.format])
@@ -78,20 +72,23 @@ export async function sendPart(ctx: ServerContext, e: StoredExport, index: numbe
   }
   if (range) {
     reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${size}`).header('Content-Length', range.end - range.start + 1);
-    return reply.send(createReadStream(path, { start: range.start, end: range.end }));
+    return reply.send(ctx.store.exportFiles.read(e.id, file.name, range));
   }
   reply.header('Content-Length', size);
-  return reply.send(createReadStream(path));
+  return reply.send(ctx.store.exportFiles.read(e.id, file.name));
 }
 
 /** download_url: the file itself for one part, a ZIP of the parts (streamed, ZIP64 when needed) otherwise. */
 export async function sendDownload(ctx: ServerContext, e: StoredExport, request: FastifyRequest, reply: FastifyReply) {
   if (e.files.length === 1) return sendPart(ctx, e, 1, request, reply);
-  const dir = exportFolder(ctx.options, e.id);
-  for (const f of e.files) await sizeOf(join(dir, f.name));
+  const sizes: number[] = [];
+  for (const f of e.files) sizes.push(await sizeOf(ctx, e, f.name));
   const zip = new yazl.ZipFile();
   const mtime = new Date(e.completed_at ?? e.created_at);
-  e.files.forEach((f, i) => zip.addFile(join(dir, f.name), downloadName(e, i + 1), { mtime, compress: true }));
+  // Each part is read when the ZIP reaches it, so one download holds one part's stream at a time.
+  e.files.forEach((f, i) =>
+    zip.addReadStreamLazy(downloadName(e, i + 1), { mtime, compress: true, size: sizes[i] }, (cb) => cb(null, ctx.store.exportFiles.read(e.id, f.name) as never)),
+  );
   zip.end();
   reply
     .header('Content-Type', 'application/zip')

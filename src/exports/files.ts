@@ -1,18 +1,5 @@
-// Where an export's files live and what they are called when downloaded.
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ServerOptions } from '../app/context.js';
+// What an export's files are called when downloaded (where they live is the store's business: store.exportFiles).
 import type { StoredExport } from '../store/exports.js';
-
-/** The root folder of export files: --export-dir, else `exports/` beside the database (set by start.ts). */
-export function exportRoot(options: ServerOptions): string {
-  return options.exportDir ?? join(tmpdir(), 'bolag-exports');
-}
-
-/** One folder per export, so a restarted run can clear what an interrupted one left. */
-export function exportFolder(options: ServerOptions, exportId: string): string {
-  return join(exportRoot(options), exportId);
-}
 
 /** The name a part is downloaded as: `exp_….csv` for a single part, `exp_…-part-002.csv` otherwise. */
 export function downloadName(e: Pick<StoredExport, 'id' | 'format' | 'files'>, index: number): string {

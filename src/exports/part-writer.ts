@@ -1,13 +1,13 @@
-// Writes an export's encoded rows into part files of at most `partRows` rows each. A part is
-// written under a temporary name and renamed only when it is complete and on disk, so a
-// finished name never holds a partial file. Rows, bytes and sha256 come from the bytes written.
+// Writes an export's encoded rows into parts of at most `partRows` rows each, through the
+// store's export files (on disk for SQLite, in the database for PostgreSQL). A part becomes
+// visible under its name only when it is complete and durable. Rows, bytes and sha256 come
+// from the bytes written.
 import { createHash, type Hash } from 'node:crypto';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { ExportFiles, PartSink } from '../store/store.js';
 import type { EncodedSlice } from './encoders.js';
 
 export interface WrittenPart {
-  /** File name inside the export's folder. */
+  /** File name of the part (also its download name's source). */
   name: string;
   rows: number;
   bytes: number;
@@ -15,7 +15,8 @@ export interface WrittenPart {
 }
 
 export interface PartWriterOptions {
-  dir: string;
+  files: ExportFiles;
+  exportId: string;
   partRows: number;
   /** Written at the start of every part (CSV: BOM and header). */
   preamble: string;
@@ -24,7 +25,7 @@ export interface PartWriterOptions {
 
 interface OpenPart {
   name: string;
-  handle: FileHandle;
+  sink: PartSink;
   hash: Hash;
   rows: number;
   bytes: number;
@@ -37,7 +38,7 @@ export function partFileName(index: number, extension: string): string {
 export class PartWriter {
   private readonly parts: WrittenPart[] = [];
   private current: OpenPart | null = null;
-  /** Parts being flushed to disk and renamed while the next one is written. */
+  /** Parts being made durable while the next one is written. */
   private closing: Promise<void>[] = [];
 
   constructor(private readonly opts: PartWriterOptions) {}
@@ -66,21 +67,18 @@ export class PartWriter {
     return this.parts;
   }
 
-  /** Closes and removes the open part's temporary file. */
+  /** Drops the open part. */
   async abort(): Promise<void> {
     await Promise.allSettled(this.closing);
     const part = this.current;
     this.current = null;
-    if (part) {
-      await part.handle.close().catch(() => undefined);
-      await rm(join(this.opts.dir, `${part.name}.tmp`), { force: true });
-    }
+    if (part) await part.sink.abort();
   }
 
   private async openPart(): Promise<void> {
     const name = partFileName(this.parts.length + 1, this.opts.extension);
-    const handle = await open(join(this.opts.dir, `${name}.tmp`), 'w');
-    this.current = { name, handle, hash: createHash('sha256'), rows: 0, bytes: 0 };
+    const sink = await this.opts.files.createPart(this.opts.exportId, name);
+    this.current = { name, sink, hash: createHash('sha256'), rows: 0, bytes: 0 };
     if (this.opts.preamble) await this.append(Buffer.from(this.opts.preamble, 'utf8'));
   }
 
@@ -88,26 +86,18 @@ export class PartWriter {
     const part = this.current!;
     part.hash.update(bytes);
     part.bytes += bytes.length;
-    let offset = 0;
-    while (offset < bytes.length) {
-      const { bytesWritten } = await part.handle.write(bytes, offset, bytes.length - offset);
-      offset += bytesWritten;
-    }
+    await part.sink.write(bytes);
   }
 
   /**
-   * Finishes the current part in the background (fsync, close, rename), so the next part is
-   * written meanwhile; finish() waits for all of them. Its entry in the list is made now, in order.
+   * Finishes the current part in the background (made durable and visible), so the next part
+   * is written meanwhile; finish() waits for all of them. Its entry in the list is made now, in order.
    */
   private closePart(): void {
     const part = this.current!;
     this.current = null;
     this.parts.push({ name: part.name, rows: part.rows, bytes: part.bytes, sha256: part.hash.digest('hex') });
-    const done = (async () => {
-      await part.handle.datasync();
-      await part.handle.close();
-      await rename(join(this.opts.dir, `${part.name}.tmp`), join(this.opts.dir, part.name));
-    })();
+    const done = part.sink.finish();
     done.catch(() => undefined); // reported by finish()
     this.closing.push(done);
   }

@@ -1,7 +1,6 @@
 // One run of one export: read the matching companies from the store a slice at a time (bounded
 // memory), encode them, write them into parts, and settle the export as completed or failed with its event.
-// A run always starts from scratch: whatever an interrupted run left in the folder is removed.
-import { mkdir, rm } from 'node:fs/promises';
+// A run always starts from scratch: whatever an interrupted run left is removed.
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { newId } from '../core/ids.js';
 import { FILTERS_SCHEMA, normalizeFilters, type SearchFilters } from '../core/search-params.js';
@@ -9,7 +8,6 @@ import { LIMITS } from '../core/values.js';
 import type { ServerContext } from '../app/context.js';
 import type { StoredExport } from '../store/exports.js';
 import { rowEncoder, type EncodedSlice } from './encoders.js';
-import { exportFolder } from './files.js';
 import { PartWriter } from './part-writer.js';
 import { presentExport } from './present.js';
 import { defaultThreadCount, inlineSource, threadedSource, threadsAvailable } from './sources.js';
@@ -17,10 +15,10 @@ import { defaultThreadCount, inlineSource, threadedSource, threadsAvailable } fr
 export type RunOutcome = 'completed' | 'failed' | 'missing' | 'settled';
 
 export interface RunControl {
-  /** Aborted when the server stops: the run ends with RunInterrupted and leaves the export to the next start. */
+  /** Aborted when the server stops: the run ends with RunInterrupted and leaves the export to the next claim. */
   signal: AbortSignal;
-  /** Called now and then while the run is working (the worker renews its lease). */
-  heartbeat(): Promise<void>;
+  /** Called now and then while the run is working (the worker renews its lease); false when the run lost its claim. */
+  heartbeat(): Promise<boolean>;
   /** Awaited after each batch of rows; tests slow a run down with it. */
   afterBatch?: (rowsSoFar: number) => Promise<void>;
   /** Rows read from the store at a time on the inline path (default 2000). */
@@ -66,17 +64,17 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
   const e: StoredExport = { ...found, status: 'running', row_count: 0, files: [], error: null };
   await store.exports.update(exportId, { status: 'running', row_count: 0, files: [], error: null });
 
-  const dir = exportFolder(options, exportId);
+  const files = store.exportFiles;
   let writer: PartWriter | null = null;
   let source: AsyncGenerator<EncodedSlice> | null = null;
   try {
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
+    await files.clear(exportId);
     const filters = exportFilters(e.filters);
     const encoderOptions = { fields: e.fields, distance: filters.near !== undefined };
     const encoder = rowEncoder(e.format, encoderOptions);
     writer = new PartWriter({
-      dir,
+      files,
+      exportId,
       partRows: options.exportPartRows ?? LIMITS.exportPartRows,
       preamble: encoder.preamble,
       extension: encoder.extension,
@@ -99,7 +97,8 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
       const now = Date.now();
       if (now - lastBeat >= HEARTBEAT_MS) {
         lastBeat = now;
-        await control.heartbeat();
+        // Our lease lapsed and another worker took the export over: stop, leave it to that run.
+        if (!(await control.heartbeat())) throw new RunInterrupted();
       }
       if (now - lastProgress >= PROGRESS_MS) {
         lastProgress = now;
@@ -112,6 +111,7 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
     }
     if (control.signal.aborted) throw new RunInterrupted();
     const parts = await writer.finish();
+    if (!(await control.heartbeat())) throw new RunInterrupted();
     const completedAt = new Date();
     const settled: StoredExport = {
       ...e,
@@ -137,7 +137,7 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
     await source?.return(undefined).catch(() => undefined);
     await writer?.abort().catch(() => undefined);
     if (err instanceof RunInterrupted) throw err;
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    await files.clear(exportId).catch(() => undefined);
     const error = describeFailure(err);
     const ok = await store.exports.settle(
       exportId,

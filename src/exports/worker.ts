@@ -1,9 +1,7 @@
 // The export worker: claims `export.run` jobs from the durable queue, one at a time, and runs
 // them. Its lease is renewed while a run works; a graceful stop hands the job back at once, and
 // a crash leaves the lease to lapse, so either way the next start finishes the export.
-import { rm } from 'node:fs/promises';
 import type { ServerContext } from '../app/context.js';
-import { exportFolder } from './files.js';
 import type { RunningWorker } from '../app/worker.js';
 import type { Job } from '../store/store.js';
 import { runExport, RunInterrupted, type RunControl } from './run-export.js';
@@ -37,7 +35,7 @@ export async function sweepExpired(ctx: ServerContext, now: Date = new Date()): 
   for (;;) {
     const batch = await ctx.store.exports.expired(now.toISOString(), 100);
     for (const e of batch) {
-      await rm(exportFolder(ctx.options, e.id), { recursive: true, force: true });
+      await ctx.store.exportFiles.clear(e.id);
       await ctx.store.exports.update(e.id, { files: [] });
       removed++;
     }
@@ -73,7 +71,7 @@ export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions
     const exportId = String(job.payload.export_id);
     const control: RunControl = {
       signal: stopping.signal,
-      heartbeat: () => store.jobs.extend(job.id, LEASE_MS),
+      heartbeat: () => store.jobs.extend(job, LEASE_MS),
       afterBatch: opts.afterBatch,
       batchRows: opts.batchRows,
       threads: opts.threads,
@@ -83,17 +81,17 @@ export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions
     try {
       const outcome = await runExport(ctx, exportId, control);
       if (outcome === 'missing' && job.attempts < MISSING_RETRIES) {
-        await store.jobs.retry(job.id, new Date(Date.now() + 1000), 'export row not found yet');
+        await store.jobs.retry(job, new Date(Date.now() + 1000), 'export row not found yet');
         return;
       }
-      await store.jobs.complete(job.id);
+      await store.jobs.complete(job);
     } catch (err) {
       if (err instanceof RunInterrupted) {
         // Hand the job back now, so the next start need not wait for the lease to lapse.
-        await store.jobs.retry(job.id, new Date(), 'interrupted by shutdown').catch(() => undefined);
+        await store.jobs.release(job).catch(() => undefined);
         return;
       }
-      await store.jobs.retry(job.id, new Date(Date.now() + 5000), String(err)).catch(() => undefined);
+      await store.jobs.retry(job, new Date(Date.now() + 5000), String(err)).catch(() => undefined);
     }
   }
 

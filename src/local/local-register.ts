@@ -1,36 +1,45 @@
 // The local register: the same server, in-process on a loopback port, over the embedded
-// database under BOLAG_HOME (or the one given with --db). Its key is kept on disk (mode 0600).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// database under BOLAG_HOME (or the one given with --db, or PostgreSQL with --database-url).
+// Its key is kept on disk (mode 0600).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { startServer } from '../server/start.js';
 import { bolagHome, registerDbPath } from './paths.js';
 import { DEFAULT_SEED_COUNT } from '../seed/seed-register.js';
 import { issueKey } from '../server/api-keys.js';
 import { openStore } from '../store/open-store.js';
+import type { StoreLocation } from '../store/store.js';
 import { SCOPES } from '../core/values.js';
 
 export interface LocalRegister {
   baseUrl: string;
   apiKey: string;
-  dbPath: string;
+  location: StoreLocation;
   close(): Promise<void>;
 }
 
 export async function startLocalRegister(
-  opts: { onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void; env?: NodeJS.ProcessEnv; dbPath?: string } = {},
+  opts: {
+    onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void;
+    env?: NodeJS.ProcessEnv;
+    /** Default: the register under BOLAG_HOME. */
+    location?: StoreLocation;
+    /** Where the local account's key is kept (default: `local-key` in BOLAG_HOME). */
+    keyFile?: string;
+  } = {},
 ): Promise<LocalRegister> {
   const env = opts.env ?? process.env;
-  const dbPath = opts.dbPath ?? registerDbPath(env);
-  // The default register keeps its key in BOLAG_HOME; one given with --db keeps it beside itself.
-  const keyFile = opts.dbPath ? `${opts.dbPath}.local-key` : join(bolagHome(env), 'local-key');
+  const location = opts.location ?? { dbPath: registerDbPath(env) };
+  const keyFile = opts.keyFile ?? join(bolagHome(env), 'local-key');
   const seedCount = env.BOLAG_SEED_COUNT ? Number(env.BOLAG_SEED_COUNT) : DEFAULT_SEED_COUNT;
-  const server = await startServer({ port: 0, host: '127.0.0.1', dbPath, seedCount, onSeedProgress: opts.onProgress, rateLimit: { max: 0, windowMs: 60_000 } });
+  const server = await startServer({ port: 0, host: '127.0.0.1', ...location, seedCount, onSeedProgress: opts.onProgress, rateLimit: { max: 0, windowMs: 60_000 } });
   let apiKey = server.apiKey;
+  mkdirSync(dirname(keyFile), { recursive: true });
   if (apiKey) writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
   else if (existsSync(keyFile)) apiKey = readFileSync(keyFile, 'utf8').trim();
   if (!apiKey) {
     // The register was created by `bolag serve`, whose key was printed, not kept: issue one for local use.
-    const store = await openStore({ dbPath });
+    const store = await openStore(location);
     try {
       apiKey = (await issueKey(store, { account: 'local', plan: 'pro', scopes: [...SCOPES] })).key;
     } finally {
@@ -38,5 +47,5 @@ export async function startLocalRegister(
     }
     writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
   }
-  return { baseUrl: server.url, apiKey, dbPath, close: server.close };
+  return { baseUrl: server.url, apiKey, location, close: server.close };
 }

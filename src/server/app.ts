@@ -41,7 +41,7 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
     store,
     signer: new Signer(signingKey),
     options,
-    rateLimiter: limit.max > 0 ? new RateLimiter(limit.max, limit.windowMs) : null,
+    rateLimiter: limit.max > 0 ? new RateLimiter(store.rateWindows, limit.max, limit.windowMs) : null,
     baseUrl: () => publicUrl ?? listeningUrl ?? `http://127.0.0.1${API_PREFIX}`,
   };
   app.addHook('onListen', async () => {

@@ -56,7 +56,7 @@ export function requirePlanWithWebhooks(principal: Principal): void {
 export function guard(ctx: ServerContext, scope: Scope) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = await authenticate(ctx.store, request);
-    if (ctx.rateLimiter) reply.headers(ctx.rateLimiter.hit(principal.key.id));
+    if (ctx.rateLimiter) reply.headers(await ctx.rateLimiter.hit(principal.key.id));
     requireScope(principal, scope);
   };
 }

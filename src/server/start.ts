@@ -1,6 +1,5 @@
 // Opens the store, prepares it on first start, listens, runs the background workers, and
 // closes all of it in order. Used by `bolag serve` and by the CLI's local register.
-import { dirname, join, resolve } from 'node:path';
 import { openStore } from '../store/open-store.js';
 import { buildApp, listeningUrlOf } from './app.js';
 import { bootstrap } from './bootstrap.js';
@@ -12,6 +11,8 @@ export interface StartOptions extends ServerOptions {
   host?: string;
   dbPath?: string;
   databaseUrl?: string;
+  /** SQLite: where export files are kept (default `exports/` beside the database). */
+  exportDir?: string;
   seedCount?: number;
   onSeedProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void;
 }
@@ -28,12 +29,10 @@ export interface RunningServer {
 }
 
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
-  const store = await openStore({ dbPath: opts.dbPath, databaseUrl: opts.databaseUrl });
+  const store = await openStore({ dbPath: opts.dbPath, databaseUrl: opts.databaseUrl, exportDir: opts.exportDir });
   try {
     const boot = await bootstrap(store, { seedCount: opts.seedCount, onProgress: opts.onSeedProgress });
-    // Export files go beside the database unless --export-dir says otherwise.
-    const exportDir = opts.exportDir ?? (opts.dbPath && opts.dbPath !== ':memory:' ? join(dirname(resolve(opts.dbPath)), 'exports') : undefined);
-    const { app, ctx } = await buildApp(store, { ...opts, exportDir });
+    const { app, ctx } = await buildApp(store, opts);
     await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const workers: RunningWorker[] = opts.workers === false ? [] : WORKERS.map((start) => start(ctx));
     let closing: Promise<void> | undefined;

@@ -15,5 +15,9 @@ export interface OutboxRepository {
   readAfter(afterSeq: number, limit: number): Promise<OutboxEvent[]>;
   /** The dispatcher's durable read position, so a restart fans out nothing twice and nothing never. */
   getCursor(name: string): Promise<number>;
-  setCursor(name: string, seq: number): Promise<void>;
+  /**
+   * Moves the cursor from `from` to `to` if it is still at `from` (compare and set); false when
+   * another process moved it first, so a cursor never goes back and a batch is taken once.
+   */
+  advanceCursor(name: string, from: number, to: number): Promise<boolean>;
 }

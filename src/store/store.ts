@@ -1,5 +1,5 @@
 // The one storage interface. Callers (server, workers, CLI admin commands) see only this;
-// src/store/sqlite/ and, later, src/store/postgres/ implement it. No SQL lives outside src/store/.
+// src/store/sqlite/ and src/store/postgres/ implement it. No SQL lives outside src/store/.
 import type { Company } from '../core/company.js';
 import type { SearchFilters, SearchQuery } from '../core/search-params.js';
 import type { AccountRepository } from './accounts.js';
@@ -53,38 +53,94 @@ export interface Job {
   payload: Record<string, unknown>;
   attempts: number;
   runAt: Date;
+  /**
+   * The token of this claim. Extending, completing, retrying or failing takes effect only while
+   * it is still the job's current lease: once a lease lapsed and another worker claimed the job,
+   * the first worker's late settlement does nothing.
+   */
+  lease: string;
 }
+
+/** What settles a claimed job: its id and the token of the claim. */
+export type JobClaim = Pick<Job, 'id' | 'lease'>;
 
 export interface JobQueue {
   enqueue(kind: string, payload: Record<string, unknown>, opts?: { runAt?: Date; key?: string }): Promise<string>;
   /**
-   * Claims the next due job of these kinds for `leaseMs`. A job whose lease ran out (its
-   * worker died) is due again, so a crash loses nothing.
+   * Claims the next due job of these kinds for `leaseMs`, exactly once across every process on
+   * the database. A job whose lease ran out (its worker died) is due again, so a crash loses nothing.
    */
   claim(kinds: readonly string[], leaseMs: number): Promise<Job | null>;
-  /** Extends the lease of a claimed job that is still being worked on. */
-  extend(jobId: string, leaseMs: number): Promise<void>;
-  complete(jobId: string): Promise<void>;
+  /** Extends the lease of a claimed job; false when the claim is no longer ours (stop working on it). */
+  extend(job: JobClaim, leaseMs: number): Promise<boolean>;
+  /** The settlements below return false, and change nothing, when the claim is no longer current. */
+  complete(job: JobClaim): Promise<boolean>;
   /** Puts the job back to run at `runAt`, counting the attempt. */
-  retry(jobId: string, runAt: Date, error: string): Promise<void>;
-  fail(jobId: string, error: string): Promise<void>;
+  retry(job: JobClaim, runAt: Date, error: string): Promise<boolean>;
+  /** Hands the job back at once without counting an attempt (a graceful stop). */
+  release(job: JobClaim): Promise<boolean>;
+  fail(job: JobClaim, error: string): Promise<boolean>;
   /** Enqueues several jobs in one transaction; each key dedupes as in enqueue. */
   enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void>;
   /** Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first. */
   claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]>;
-  /** Completes, retries or fails several claimed jobs in one transaction. */
+  /** Completes, retries or fails several claimed jobs in one transaction (each only under its current lease). */
   settle(results: readonly JobSettlement[]): Promise<void>;
 }
 
 export type JobSettlement =
-  | { jobId: string; outcome: 'complete' }
-  | { jobId: string; outcome: 'retry'; runAt: Date; error: string }
-  | { jobId: string; outcome: 'fail'; error: string };
+  | { job: JobClaim; outcome: 'complete' }
+  | { job: JobClaim; outcome: 'retry'; runAt: Date; error: string }
+  | { job: JobClaim; outcome: 'fail'; error: string };
+
+/** A part file being written: bytes appended in order, then finished (durable, readable) or aborted. */
+export interface PartSink {
+  write(bytes: Uint8Array): Promise<void>;
+  /** Makes the part whole and durable under its name; a finished name never holds a partial file. */
+  finish(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** An inclusive byte range of a file. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Export files. SQLite keeps them on disk beside the database; PostgreSQL in the database
+ * itself (chunked rows), so that replicas share nothing but the database.
+ */
+export interface ExportFiles {
+  createPart(exportId: string, name: string): Promise<PartSink>;
+  /** The size of a finished part, or null when it is not there. */
+  size(exportId: string, name: string): Promise<number | null>;
+  /** A finished part's bytes (a range of them), streamed. */
+  read(exportId: string, name: string, range?: ByteRange): NodeJS.ReadableStream;
+  /** Removes every file of an export, finished or not. */
+  clear(exportId: string): Promise<void>;
+}
+
+/**
+ * Per-key request windows shared by every process: a process takes up to `want` tokens of the
+ * window at once and hands them out locally, so a request costs no write.
+ */
+export interface RateWindows {
+  /**
+   * Takes up to `want` of the `max` tokens of (key, windowStart): how many it got (0 when the
+   * window is spent) and how many the window has handed out in all, this take included.
+   */
+  take(key: string, windowStart: number, want: number, max: number): Promise<{ granted: number; used: number }>;
+  /** Gives back tokens taken but not used (best effort). */
+  giveBack(key: string, windowStart: number, count: number): Promise<void>;
+}
 
 /** Where a store lives: enough for another thread or process to open it with openStore. */
 export interface StoreLocation {
   dbPath?: string;
   databaseUrl?: string;
+  /** SQLite only: where export files are kept (default: `exports/` beside the database). */
+  exportDir?: string;
 }
 
 export interface Store {
@@ -96,6 +152,8 @@ export interface Store {
   readonly webhooks: WebhookRepository;
   readonly outbox: OutboxRepository;
   readonly jobs: JobQueue;
+  readonly exportFiles: ExportFiles;
+  readonly rateWindows: RateWindows;
   /** A named server setting (signing keys), created once and then shared by every process. */
   getOrCreateSetting(name: string, create: () => string): Promise<string>;
   close(): Promise<void>;

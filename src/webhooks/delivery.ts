@@ -144,7 +144,7 @@ export class DeliveryWorker {
     const found = await this.store.webhooks.getById(p.webhook_id);
     // Deleted, or disabled (now or by the failing period running out): it receives nothing.
     const webhook = found && (await refreshHealth(this.store, found, this.now(), this.disableAfter));
-    if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { jobId: job.id, outcome: 'complete' } };
+    if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { job, outcome: 'complete' } };
     const result = await this.attempt(webhook, p);
     const attempt = job.attempts + 1;
     const at = this.now();
@@ -161,10 +161,10 @@ export class DeliveryWorker {
     };
     const error = result.error ?? 'failed';
     let outcome: JobSettlement;
-    if (result.ok) outcome = { jobId: job.id, outcome: 'complete' };
+    if (result.ok) outcome = { job, outcome: 'complete' };
     else if (attempt <= this.schedule.length) {
-      outcome = { jobId: job.id, outcome: 'retry', runAt: new Date(at.getTime() + this.schedule[attempt - 1] * 1000), error };
-    } else outcome = { jobId: job.id, outcome: 'fail', error };
+      outcome = { job, outcome: 'retry', runAt: new Date(at.getTime() + this.schedule[attempt - 1] * 1000), error };
+    } else outcome = { job, outcome: 'fail', error };
     return { delivery, ok: result.ok, job: outcome };
   }
 

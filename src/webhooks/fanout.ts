@@ -1,7 +1,8 @@
 // The fan-out worker: reads the outbox after its durable cursor, matches each event to the
 // webhooks subscribed to it, enqueues one delivery job per (webhook, event), then advances
-// the cursor. Enqueue-then-advance is at least once; the job's dedupe key makes a repeat
-// after a crash between the two harmless.
+// the cursor with compare-and-set. Enqueue-then-advance is at least once; the job's dedupe key
+// (webhook, event) makes a repeat harmless, whether after a crash between the two or because
+// another process fanned out the same batch at the same time.
 import { LIMITS } from '../core/values.js';
 import type { OutboxEvent } from '../store/outbox.js';
 import type { Store } from '../store/store.js';
@@ -86,7 +87,9 @@ export class FanoutWorker {
       }
     }
     await this.store.jobs.enqueueMany(jobs);
-    await outbox.setCursor(FANOUT_CURSOR, events[events.length - 1].seq);
+    // Compare and set: when another process fanned out this batch first, its jobs (same keys)
+    // are the ones that stand, and the cursor it set is not moved back.
+    await outbox.advanceCursor(FANOUT_CURSOR, cursor, events[events.length - 1].seq);
     return events.length;
   }
 

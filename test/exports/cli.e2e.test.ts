@@ -228,18 +228,14 @@ describe('bolag export create|get|wait|download', () => {
 
 describe('a failed export', () => {
   it('ends bolag export create --wait with exit 5 and the reason', async () => {
-    const blocked = join(work, 'blocked-file');
-    writeFileSync(blocked, 'x');
-    await t.stop();
-    await t.start({ exportDir: blocked });
+    const repair = await t.breakExportStorage();
     try {
       const r = await bolag(['export', 'create', '--county', '01', '--wait', '--out', join(work, 'failed')]);
       expect(r.exitCode).toBe(5);
       expect(r.stderr).toMatch(/failed: The export files could not be written/);
       expect(r.stdout).toBe('');
     } finally {
-      await t.stop();
-      await t.start();
+      await repair();
     }
   }, 60_000);
 });

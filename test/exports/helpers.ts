@@ -1,10 +1,14 @@
-// A real server on a loopback port over a throwaway database, and a small HTTP client for it.
-import { mkdtempSync, rmSync } from 'node:fs';
+// A real server on a loopback port over a throwaway database (SQLite, or PostgreSQL under
+// BOLAG_TEST_STORE=postgres: test/helpers/test-store.ts), and a small HTTP client for it.
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueKey } from '../../src/server/api-keys.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import type { PgStore } from '../../src/store/postgres/pg-store.js';
+import { testDatabase, type TestStoreKind } from '../helpers/test-store.js';
 import type { Scope } from '../../src/core/values.js';
 import { Agent, fetch as undiciFetch, type RequestInit } from 'undici';
 
@@ -25,7 +29,8 @@ async function closeConnections(): Promise<void> {
 
 export interface TestServer {
   dir: string;
-  dbPath: string;
+  kind: TestStoreKind;
+  /** SQLite: where export files are kept (PostgreSQL keeps them in the database). */
   exportDir: string;
   server: RunningServer;
   url: string;
@@ -34,20 +39,24 @@ export interface TestServer {
   start(extra?: Partial<StartOptions>): Promise<RunningServer>;
   stop(): Promise<void>;
   /** A second connection to the same database, for keys and for looking under the hood. */
-  store(): SqliteStore;
+  store(): Store;
   keyFor(account: string, scopes: Scope[]): Promise<string>;
+  /** The export's files as the store holds them: finished parts, and unfinished ones (SQLite's `.tmp`). */
+  storedFiles(exportId: string): Promise<{ finished: string[]; unfinished: string[] }>;
+  /** Makes writing export files fail (a file where the folder should be; PostgreSQL: the chunk table gone) until undone. */
+  breakExportStorage(): Promise<() => Promise<void>>;
   cleanup(): Promise<void>;
 }
 
 export async function startTestServer(opts: Partial<StartOptions> = {}, start: typeof startServer = startServer): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'bolag-exports-test-'));
-  const dbPath = join(dir, 'register.db');
+  const db = testDatabase(dir);
   const exportDir = join(dir, 'exports');
-  let side: SqliteStore | null = null;
-  const base: StartOptions = { port: 0, dbPath, seedCount: 3000, exportPartRows: 500, rateLimit: { max: 0, windowMs: 60_000 }, ...opts };
+  let side: Store | null = null;
+  const base: StartOptions = { port: 0, ...db.location, exportDir, seedCount: 3000, exportPartRows: 500, rateLimit: { max: 0, windowMs: 60_000 }, ...opts };
   const t: TestServer = {
     dir,
-    dbPath,
+    kind: db.kind,
     exportDir,
     server: undefined as unknown as RunningServer,
     url: '',
@@ -63,8 +72,39 @@ export async function startTestServer(opts: Partial<StartOptions> = {}, start: t
       await t.server.close();
     },
     store() {
-      side ??= openSqliteStore(dbPath);
+      if (!side) throw new Error('the side store opens with the first start');
       return side;
+    },
+    async storedFiles(exportId) {
+      if (db.kind === 'postgres') {
+        const q = (t.store() as PgStore).db;
+        const finished = (await q.query<{ part: string }>('SELECT part FROM export_parts WHERE export_id = $1 ORDER BY part', [exportId])).rows.map((r) => r.part);
+        const unfinished = (
+          await q.query<{ part: string }>(
+            'SELECT DISTINCT part FROM export_chunks c WHERE export_id = $1 AND NOT EXISTS (SELECT 1 FROM export_parts p WHERE p.export_id = c.export_id AND p.part = c.part AND p.run = c.run) ORDER BY part',
+            [exportId],
+          )
+        ).rows.map((r) => r.part);
+        return { finished, unfinished };
+      }
+      const folder = join(exportDir, exportId);
+      const names = existsSync(folder) ? readdirSync(folder).sort() : [];
+      return { finished: names.filter((n) => !n.endsWith('.tmp')), unfinished: names.filter((n) => n.endsWith('.tmp')) };
+    },
+    async breakExportStorage() {
+      if (db.kind === 'postgres') {
+        const q = (t.store() as PgStore).db;
+        await q.query('ALTER TABLE export_chunks RENAME TO export_chunks_broken');
+        return async () => void (await q.query('ALTER TABLE export_chunks_broken RENAME TO export_chunks'));
+      }
+      const blocker = join(dir, 'not-a-folder');
+      writeFileSync(blocker, 'x');
+      await t.stop();
+      await t.start({ exportDir: blocker });
+      return async () => {
+        await t.stop();
+        await t.start();
+      };
     },
     async keyFor(account, scopes) {
       return (await issueKey(t.store(), { account, plan: 'free', scopes })).key;
@@ -73,10 +113,12 @@ export async function startTestServer(opts: Partial<StartOptions> = {}, start: t
       await closeConnections();
       await t.server?.close();
       await side?.close();
+      await db.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
   await t.start();
+  side = await openStore({ ...db.location, exportDir });
   return t;
 }
 

@@ -1,7 +1,5 @@
 // The export lifecycle across restarts and failures: queued → running → completed once, or
 // failed with an error; export.completed / export.failed recorded once in the outbox.
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createExportWorker } from '../../src/exports/worker.js';
 import { WORKERS, type WorkerFactory } from '../../src/server/workers.js';
@@ -40,7 +38,7 @@ async function checkFiles(e: any) {
     rows += f.rows;
   }
   expect(rows).toBe(e.row_count);
-  expect(readdirSync(join(t.exportDir, e.id)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  expect((await t.storedFiles(e.id)).unfinished).toEqual([]);
 }
 
 describe('events', () => {
@@ -97,8 +95,8 @@ describe('restart', () => {
     const during = (await api(t, t.key, 'GET', `/exports/${id}`)).body.data;
     expect(during.status).toBe('running');
     expect(during.download_url).toBeNull();
-    const partsSoFar = readdirSync(join(t.exportDir, id));
-    expect(partsSoFar.length).toBeGreaterThan(1); // finished parts and the one being written
+    const partsSoFar = await t.storedFiles(id);
+    expect(partsSoFar.finished.length + partsSoFar.unfinished.length).toBeGreaterThan(1); // finished parts and the one being written
     await t.stop();
 
     swapExportWorker(exportFactory);
@@ -123,10 +121,7 @@ describe('restart', () => {
 
 describe('failure', () => {
   it('marks the export failed with an error and records export.failed', async () => {
-    await t.stop();
-    const blocker = join(t.dir, 'not-a-folder');
-    writeFileSync(blocker, 'x');
-    await t.start({ exportDir: blocker });
+    const repair = await t.breakExportStorage();
     try {
       const created = await api(t, t.key, 'POST', '/exports', { format: 'csv' });
       const e = await waitForExport(t, t.key, created.body.data.id);
@@ -139,9 +134,7 @@ describe('failure', () => {
       expect(events).toHaveLength(1);
       expect(events[0].event).toMatchObject({ type: 'export.failed', data: { export_id: e.id, error: e.error } });
     } finally {
-      await t.stop();
-      await t.start();
+      await repair();
     }
-    expect(existsSync(blocker)).toBe(true);
   });
 });

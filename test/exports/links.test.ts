@@ -1,7 +1,5 @@
 // Signed links: no API key, 24 h expiry (410), tampering (403), byte ranges (206/416).
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Signer } from '../../src/app/signer.js';
 import { signedLink } from '../../src/exports/links.js';
@@ -128,16 +126,17 @@ describe('byte ranges', () => {
 describe('expired exports', () => {
   it('lose their files at the next sweep (the worker sweeps when it starts); the record stays', async () => {
     // multi's expiry was moved 25 hours back above.
-    expect(existsSync(join(t.exportDir, multi.id))).toBe(true);
+    const has = async (id: string) => (await t.storedFiles(id)).finished.length > 0;
+    expect(await has(multi.id)).toBe(true);
     await t.stop();
     await t.start();
-    for (let i = 0; i < 100 && existsSync(join(t.exportDir, multi.id)); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(existsSync(join(t.exportDir, multi.id))).toBe(false);
+    for (let i = 0; i < 100 && (await has(multi.id)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await has(multi.id)).toBe(false);
     const after = (await api(t, t.key, 'GET', `/exports/${multi.id}`)).body.data;
     expect(after).toMatchObject({ status: 'completed', row_count: multi.row_count, files: [] });
     expect((await errorOf(after.download_url)).status).toBe(410);
     // The unexpired one keeps its files.
     expect((await api(t, t.key, 'GET', `/exports/${single.id}`)).body.data.files).toHaveLength(1);
-    expect(existsSync(join(t.exportDir, single.id))).toBe(true);
+    expect(await has(single.id)).toBe(true);
   });
 });

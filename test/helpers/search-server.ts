@@ -1,6 +1,8 @@
-// One small seeded register for every search test file, built once per version of the code that
-// shapes it (generator, reference data, schema) and shared read-only; each file starts its own
-// server on it (port 0) and gets keys from a side connection.
+// One small seeded register for every search test file. On SQLite it is built once per version
+// of the code that shapes it (generator, reference data, schema) and shared read-only; on
+// PostgreSQL (when DATABASE_URL is set) each file seeds the same register (same generator, same
+// seed) into a fresh schema of its own, dropped when it closes. Each file starts its own server
+// on it (port 0) and gets keys from a side connection.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +12,12 @@ import type { Plan, Scope } from '../../src/core/values.js';
 import { seedRegister } from '../../src/seed/seed-register.js';
 import { issueKey } from '../../src/server/api-keys.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
+import { readColumns } from '../../src/store/postgres/company-row.js';
+import { openPgStore, type PgStore } from '../../src/store/postgres/pg-store.js';
 import { type CompanyRow, companySelectList, rowToCompany } from '../../src/store/sqlite/company-row.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { describe, it } from 'vitest';
+import { DATABASE_URL, dropSchema, freshSchemaUrl } from './pg.js';
 
 export const SEARCH_SEED_COUNT = 4000;
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -64,12 +70,15 @@ export async function sharedRegister(): Promise<string> {
   return path;
 }
 
-export interface SearchServer {
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface SearchServer<S extends SqliteStore | PgStore = SqliteStore | PgStore> {
+  kind: StoreKind;
   url: string;
   /** A key with every scope. */
   key: string;
   server: RunningServer;
-  store: SqliteStore;
+  store: S;
   keyFor(scopes: Scope[], account?: string, plan?: Plan): Promise<string>;
   /** Every company of the register, read straight from the table (no search code involved). */
   all(): Company[];
@@ -78,20 +87,17 @@ export interface SearchServer {
 
 let accountCounter = 0;
 
-export async function startSearchServer(opts: Partial<StartOptions> = {}): Promise<SearchServer> {
+export async function startSearchServer(opts: Partial<StartOptions> = {}): Promise<SearchServer<SqliteStore>> {
   const dbPath = await sharedRegister();
   const server = await startServer({ port: 0, dbPath, workers: false, rateLimit: { max: 0, windowMs: 60_000 }, ...opts });
   const store = openSqliteStore(dbPath);
-  const keyFor = async (scopes: Scope[], account = `search-tests-${process.pid}-${++accountCounter}`, plan: Plan = 'free') =>
-    (await issueKey(store, { account, plan, scopes })).key;
-  const key = await keyFor(['companies:read', 'exports:create', 'exports:read', 'webhooks:manage']);
   let everything: Company[] | null = null;
   return {
+    kind: 'sqlite',
+    ...(await withKeys(store)),
     url: server.url,
-    key,
     server,
     store,
-    keyFor,
     all() {
       everything ??= (store.db.prepare(`SELECT ${companySelectList('c', true)} FROM companies c ORDER BY c.rowid`).all() as CompanyRow[]).map((r) =>
         rowToCompany(r, { expand: true }),
@@ -103,6 +109,52 @@ export async function startSearchServer(opts: Partial<StartOptions> = {}): Promi
       await store.close();
     },
   };
+}
+
+/** The same register in a fresh PostgreSQL schema (dropped by close), and a server on it. */
+export async function startPgSearchServer(opts: Partial<StartOptions> = {}): Promise<SearchServer<PgStore>> {
+  const { url, schema } = freshSchemaUrl();
+  const store = await openPgStore(url);
+  try {
+    await seedRegister(store, { count: SEARCH_SEED_COUNT, seed: 'search-tests' });
+    const server = await startServer({ port: 0, databaseUrl: url, workers: false, rateLimit: { max: 0, windowMs: 60_000 }, ...opts });
+    const everything = (await store.db.query<CompanyRow>(`SELECT ${readColumns(true)} FROM companies c ORDER BY c.rowid`)).rows.map((r) =>
+      rowToCompany(r, { expand: true }),
+    );
+    return {
+      kind: 'postgres',
+      ...(await withKeys(store)),
+      url: server.url,
+      server,
+      store,
+      all: () => everything,
+      async close() {
+        await server.close();
+        await store.close();
+        await dropSchema(schema);
+      },
+    };
+  } catch (e) {
+    await store.close();
+    await dropSchema(schema);
+    throw e;
+  }
+}
+
+async function withKeys(store: SqliteStore | PgStore): Promise<Pick<SearchServer, 'key' | 'keyFor'>> {
+  const keyFor = async (scopes: Scope[], account = `search-tests-${process.pid}-${++accountCounter}`, plan: Plan = 'free') =>
+    (await issueKey(store, { account, plan, scopes })).key;
+  return { key: await keyFor(['companies:read', 'exports:create', 'exports:read', 'webhooks:manage']), keyFor };
+}
+
+/**
+ * Runs a file's search tests once per store: SQLite always, PostgreSQL when DATABASE_URL is set
+ * (else a skipped test says how to run them). `body` gets the store's name and its starter.
+ */
+export function forEachStore(body: (start: () => Promise<SearchServer>, kind: StoreKind) => void): void {
+  describe('SQLite', () => body(startSearchServer, 'sqlite'));
+  if (DATABASE_URL) describe('PostgreSQL', () => body(startPgSearchServer, 'postgres'));
+  else describe('PostgreSQL', () => it.skip('skipped: set DATABASE_URL=postgres://… to run the search tests against PostgreSQL too', () => {}));
 }
 
 export interface Reply<T = any> {

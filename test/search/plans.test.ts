@@ -14,7 +14,7 @@ import type { KeysetPosition } from '../../src/store/store.js';
 import { type SearchServer, searchAll, sharedRegister, startSearchServer } from '../helpers/search-server.js';
 import { expected, type Params } from './reference.js';
 
-let s: SearchServer;
+let s: SearchServer<SqliteStore>;
 let all: Company[];
 let restore: () => void;
 

@@ -2,87 +2,89 @@
 // diacritics folded, case ignored; what it finds is what the reference finds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Company } from '../../src/core/company.js';
-import { type SearchServer, searchAll, search, startSearchServer } from '../helpers/search-server.js';
+import { type SearchServer, searchAll, search, forEachStore } from '../helpers/search-server.js';
 import { expected, textTier } from './reference.js';
 
-let s: SearchServer;
-let all: Company[];
-beforeAll(async () => {
-  s = await startSearchServer();
-  all = s.all();
-});
-afterAll(async () => s?.close());
-
-const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
-
-describe('q', () => {
-  it('finds a company by org nr with and without the hyphen, first', async () => {
-    const c = all[123];
-    for (const q of [c.org_nr, c.org_nr.replace('-', ''), ` ${c.org_nr} `]) {
-      const body = await search(s, { q, status: 'all' });
-      expect(body.data[0].id).toBe(c.id);
-      expect(ids(await searchAll(s, { q, status: 'all' }))).toEqual(ids(expected(all, { q, status: 'all' })));
-    }
+forEachStore((start) => {
+  let s: SearchServer;
+  let all: Company[];
+  beforeAll(async () => {
+    s = await start();
+    all = s.all();
   });
+  afterAll(async () => s?.close());
 
-  it('the last word of an org nr typed so far is a prefix of the number', async () => {
-    const c = all[77];
-    const q = c.org_nr.replace('-', '').slice(0, 7);
-    const got = await searchAll(s, { q, status: 'all' });
-    expect(ids(got)).toContain(c.id);
-    expect(got.every((x) => x.org_nr.replace('-', '').startsWith(q))).toBe(true);
-    expect(ids(got)).toEqual(ids(expected(all, { q, status: 'all' })));
-  });
+  const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
 
-  it('folds diacritics and case both ways', async () => {
-    const withRing = all.find((c) => /[åäö]/i.test(c.name.split(' ')[0]) && c.status === 'aktiv')!;
-    const word = withRing.name.split(' ')[0];
-    const plain = word.normalize('NFD').replace(/\p{M}/gu, '');
-    const a = ids(await searchAll(s, { q: word.toUpperCase() }));
-    const b = ids(await searchAll(s, { q: plain.toLowerCase() }));
-    expect(a).toEqual(b);
-    expect(a).toContain(withRing.id);
-  });
+  describe('q', () => {
+    it('finds a company by org nr with and without the hyphen, first', async () => {
+      const c = all[123];
+      for (const q of [c.org_nr, c.org_nr.replace('-', ''), ` ${c.org_nr} `]) {
+        const body = await search(s, { q, status: 'all' });
+        expect(body.data[0].id).toBe(c.id);
+        expect(ids(await searchAll(s, { q, status: 'all' }))).toEqual(ids(expected(all, { q, status: 'all' })));
+      }
+    });
 
-  it('prefix on the last word only', async () => {
-    const prefix = await searchAll(s, { q: 'byggn' });
-    expect(prefix.length).toBeGreaterThan(0);
-    expect(ids(prefix)).toEqual(ids(expected(all, { q: 'byggn' })));
-    // A non-last word must match a whole word: "byggn bygg" needs the word "byggn" itself.
-    expect(await searchAll(s, { q: 'byggn ab' })).toEqual([]);
-  });
+    it('the last word of an org nr typed so far is a prefix of the number', async () => {
+      const c = all[77];
+      const q = c.org_nr.replace('-', '').slice(0, 7);
+      const got = await searchAll(s, { q, status: 'all' });
+      expect(ids(got)).toContain(c.id);
+      expect(got.every((x) => x.org_nr.replace('-', '').startsWith(q))).toBe(true);
+      expect(ids(got)).toEqual(ids(expected(all, { q, status: 'all' })));
+    });
 
-  it('matches through the industry (category and SNI names) too, after name matches', async () => {
-    // "frisör" is in names and in the SNI name of hairdressers.
-    const got = await searchAll(s, { q: 'frisör', status: 'all' });
-    const viaIndustry = got.filter((c) => !c.name.toLowerCase().includes('fris'));
-    expect(viaIndustry.length).toBeGreaterThan(0);
-    const lastNameMatch = got.map((c) => c.name.toLowerCase().includes('fris')).lastIndexOf(true);
-    const firstIndustry = got.findIndex((c) => !c.name.toLowerCase().includes('fris'));
-    expect(firstIndustry).toBeGreaterThan(lastNameMatch);
-  });
+    it('folds diacritics and case both ways', async () => {
+      const withRing = all.find((c) => /[åäö]/i.test(c.name.split(' ')[0]) && c.status === 'aktiv')!;
+      const word = withRing.name.split(' ')[0];
+      const plain = word.normalize('NFD').replace(/\p{M}/gu, '');
+      const a = ids(await searchAll(s, { q: word.toUpperCase() }));
+      const b = ids(await searchAll(s, { q: plain.toLowerCase() }));
+      expect(a).toEqual(b);
+      expect(a).toContain(withRing.id);
+    });
 
-  it('a category name finds the category', async () => {
-    const got = await searchAll(s, { q: 'elinstallation', status: 'all' });
-    expect(got.some((c) => c.category.slug === 'elinstallation' && !/elinstall/i.test(c.name))).toBe(true);
-    expect(ids(got)).toEqual(ids(expected(all, { q: 'elinstallation', status: 'all' })));
-  });
+    it('prefix on the last word only', async () => {
+      const prefix = await searchAll(s, { q: 'byggn' });
+      expect(prefix.length).toBeGreaterThan(0);
+      expect(ids(prefix)).toEqual(ids(expected(all, { q: 'byggn' })));
+      // A non-last word must match a whole word: "byggn bygg" needs the word "byggn" itself.
+      expect(await searchAll(s, { q: 'byggn ab' })).toEqual([]);
+    });
 
-  it('every word must match; punctuation separates words', async () => {
-    const c = all.find((x) => x.name.includes('&'))!;
-    const got = await searchAll(s, { q: c.name, status: 'all' });
-    expect(ids(got)).toContain(c.id);
-    expect(got.every((x) => textTier(x, c.name) > 0)).toBe(true);
-  });
+    it('matches through the industry (category and SNI names) too, after name matches', async () => {
+      // "frisör" is in names and in the SNI name of hairdressers.
+      const got = await searchAll(s, { q: 'frisör', status: 'all' });
+      const viaIndustry = got.filter((c) => !c.name.toLowerCase().includes('fris'));
+      expect(viaIndustry.length).toBeGreaterThan(0);
+      const lastNameMatch = got.map((c) => c.name.toLowerCase().includes('fris')).lastIndexOf(true);
+      const firstIndustry = got.findIndex((c) => !c.name.toLowerCase().includes('fris'));
+      expect(firstIndustry).toBeGreaterThan(lastNameMatch);
+    });
 
-  it('a query without letters or digits matches nothing', async () => {
-    expect((await search(s, { q: '--- !!' })).data).toEqual([]);
-    expect((await search(s, { q: '&&', include_total: 'true' })).pagination.total).toBe(0);
-  });
+    it('a category name finds the category', async () => {
+      const got = await searchAll(s, { q: 'elinstallation', status: 'all' });
+      expect(got.some((c) => c.category.slug === 'elinstallation' && !/elinstall/i.test(c.name))).toBe(true);
+      expect(ids(got)).toEqual(ids(expected(all, { q: 'elinstallation', status: 'all' })));
+    });
 
-  it('q with sorts other than relevance keeps the same matches', async () => {
-    for (const sort of ['name', '-revenue', 'registration_date']) {
-      expect(ids(await searchAll(s, { q: 'bygg', sort }))).toEqual(ids(expected(all, { q: 'bygg', sort })));
-    }
+    it('every word must match; punctuation separates words', async () => {
+      const c = all.find((x) => x.name.includes('&'))!;
+      const got = await searchAll(s, { q: c.name, status: 'all' });
+      expect(ids(got)).toContain(c.id);
+      expect(got.every((x) => textTier(x, c.name) > 0)).toBe(true);
+    });
+
+    it('a query without letters or digits matches nothing', async () => {
+      expect((await search(s, { q: '--- !!' })).data).toEqual([]);
+      expect((await search(s, { q: '&&', include_total: 'true' })).pagination.total).toBe(0);
+    });
+
+    it('q with sorts other than relevance keeps the same matches', async () => {
+      for (const sort of ['name', '-revenue', 'registration_date']) {
+        expect(ids(await searchAll(s, { q: 'bygg', sort }))).toEqual(ids(expected(all, { q: 'bygg', sort })));
+      }
+    });
   });
 });

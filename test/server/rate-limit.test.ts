@@ -1,7 +1,11 @@
 // The per-key rate limit: configurable, RateLimit-* headers on every keyed response, 429 with
 // Retry-After in the contract's error shape, counted per key, a new window after the old one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { RateLimiter } from '../../src/app/rate-limit.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { get, type SearchServer, startSearchServer } from '../helpers/search-server.js';
 
 let s: SearchServer;
@@ -47,16 +51,42 @@ describe('per-key rate limit over HTTP', () => {
 });
 
 describe('RateLimiter', () => {
-  it('opens a new window when the old one has passed, and reports the seconds left', () => {
-    const limiter = new RateLimiter(2, 10_000);
-    expect(limiter.hit('k', 0)['RateLimit-Remaining']).toBe('1');
-    expect(limiter.hit('k', 1000)['RateLimit-Reset']).toBe('9');
-    expect(() => limiter.hit('k', 2000)).toThrow(/Rate limit/);
+  it('opens a new window when the old one has passed, and reports the seconds left', async () => {
+    const store = openSqliteStore(':memory:');
     try {
-      limiter.hit('k', 9500);
-    } catch (e: any) {
-      expect(e.headers['Retry-After']).toBe('1');
+      const limiter = new RateLimiter(store.rateWindows, 2, 10_000);
+      expect((await limiter.hit('k', 0))['RateLimit-Remaining']).toBe('1');
+      expect((await limiter.hit('k', 1000))['RateLimit-Reset']).toBe('9');
+      await expect(limiter.hit('k', 2000)).rejects.toThrow(/Rate limit/);
+      const late = await limiter.hit('k', 9500).catch((e) => e);
+      expect(late.headers['Retry-After']).toBe('1');
+      expect((await limiter.hit('k', 10_000))['RateLimit-Remaining']).toBe('1');
+    } finally {
+      await store.close();
     }
-    expect(limiter.hit('k', 10_000)['RateLimit-Remaining']).toBe('1');
+  });
+
+  it('holds one limit across processes: limiters sharing a database never let more through', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bolag-rate-'));
+    const stores = [openSqliteStore(join(dir, 'r.db')), openSqliteStore(join(dir, 'r.db'))];
+    try {
+      // Like two servers on one database, with blocks bigger than one token.
+      const limiters = stores.map((st) => new RateLimiter(st.rateWindows, 500, 60_000, { block: 5 }));
+      const now = 120_000;
+      let passed = 0;
+      for (let i = 0; i < 700; i++) {
+        try {
+          await limiters[i % 2].hit('shared', now);
+          passed++;
+        } catch {
+          // limited
+        }
+      }
+      expect(passed).toBeLessThanOrEqual(500);
+      expect(passed).toBeGreaterThanOrEqual(490);
+    } finally {
+      for (const st of stores) await st.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

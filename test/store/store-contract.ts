@@ -1,5 +1,5 @@
 // The behaviour every Store implementation must have, written once and run for each
-// (store.sqlite.test.ts; PostgreSQL joins with its implementation).
+// (store.sqlite.test.ts, store.pg.test.ts). Claims, leases, files and rate windows: work-contract.ts.
 import { describe, expect, it } from 'vitest';
 import { withCheckDigit } from '../../src/core/orgnr.js';
 import { seedRegister } from '../../src/seed/seed-register.js';
@@ -44,13 +44,15 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.jobs.claim(['k'], 50)).toBeNull(); // the third is not due yet
       await new Promise((r) => setTimeout(r, 80));
       // Their workers died: both leases lapsed, so both jobs are due again.
-      const lapsed = [await s.jobs.claim(['k'], 10_000), await s.jobs.claim(['k'], 10_000)].map((j) => j?.id).sort();
-      expect(lapsed).toEqual([a, again].sort());
-      await s.jobs.complete(a);
-      await s.jobs.retry(again, new Date(Date.now() - 1), 'boom');
+      const lapsed = [await s.jobs.claim(['k'], 10_000), await s.jobs.claim(['k'], 10_000)];
+      expect(lapsed.map((j) => j?.id).sort()).toEqual([a, again].sort());
+      const jobA = lapsed.find((j) => j?.id === a)!;
+      const jobAgain = lapsed.find((j) => j?.id === again)!;
+      expect(await s.jobs.complete(jobA)).toBe(true);
+      expect(await s.jobs.retry(jobAgain, new Date(Date.now() - 1), 'boom')).toBe(true);
       const retried = await s.jobs.claim(['k'], 10_000);
       expect(retried).toMatchObject({ id: again, attempts: 1 });
-      await s.jobs.complete(again);
+      expect(await s.jobs.complete(retried!)).toBe(true);
       expect(await s.jobs.claim(['k'], 10)).toBeNull();
       expect(await s.jobs.claim(['other'], 10)).toBeNull();
     }));
@@ -64,8 +66,12 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(all[0].subject).toEqual({ county: '01' });
       expect((await s.outbox.readAfter(all[0].seq, 10)).map((e) => e.event.id)).toEqual(['evt_1', 'evt_2']);
       expect(await s.outbox.getCursor('webhooks')).toBe(0);
-      await s.outbox.setCursor('webhooks', all[1].seq);
+      expect(await s.outbox.advanceCursor('webhooks', 0, all[1].seq)).toBe(true);
       expect(await s.outbox.getCursor('webhooks')).toBe(all[1].seq);
+      // Compare and set: a process that read the cursor before it moved cannot move it back.
+      expect(await s.outbox.advanceCursor('webhooks', 0, all[0].seq)).toBe(false);
+      expect(await s.outbox.advanceCursor('webhooks', all[1].seq, all[2].seq)).toBe(true);
+      expect(await s.outbox.getCursor('webhooks')).toBe(all[2].seq);
     }));
 
     it('exports: per account, updates, idempotency reservations', withStore(async (s) => {

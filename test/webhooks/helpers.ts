@@ -1,4 +1,5 @@
-// Shared by the webhook tests: a real server on port 0 over a temp database, a recording
+// Shared by the webhook tests: a real server on port 0 over a temp database (SQLite, or
+// PostgreSQL under BOLAG_TEST_STORE=postgres: test/helpers/test-store.ts), a recording
 // receiver on 127.0.0.1, and small HTTP helpers.
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,11 +11,11 @@ import { startServer, type StartOptions } from '../../src/server/start.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { Scope } from '../../src/core/values.js';
+import { testDatabase } from '../helpers/test-store.js';
 
 export interface TestServer {
   url: string;
   apiKey: string;
-  dbPath: string;
   dir: string;
   /** A second connection to the same database, for appending outbox events and peeking. */
   store: Store;
@@ -24,19 +25,19 @@ export interface TestServer {
 
 export async function startTestServer(opts: Partial<StartOptions> = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'bolag-wh-'));
-  const dbPath = join(dir, 'bolag.db');
-  const base: StartOptions = { port: 0, dbPath, seedCount: 500, rateLimit: { max: 0, windowMs: 60_000 }, ...opts };
+  const db = testDatabase(dir, 'bolag.db');
+  const base: StartOptions = { port: 0, ...db.location, seedCount: 500, rateLimit: { max: 0, windowMs: 60_000 }, ...opts };
   let running = await startServer(base);
-  const store = await openStore({ dbPath });
+  const store = await openStore(db.location);
   const t: TestServer = {
     url: running.url,
     apiKey: running.apiKey as string,
-    dbPath,
     dir,
     store,
     async close() {
       await running.close();
       await store.close();
+      await db.drop();
       rmSync(dir, { recursive: true, force: true });
     },
     async restart(extra = {}) {

@@ -17,9 +17,8 @@ function parseScopes(value: string): Scope[] {
 }
 
 export function buildAdminCommand(f: Factory): Command {
-  const admin = new Command('admin').summary('Operator tasks: API keys').description('Operator tasks on the service database (--db or the local register).');
+  const admin = new Command('admin').summary('Operator tasks: API keys').description('Operator tasks on the service database (--database-url, --db, DATABASE_URL or the local register).');
   const keys = admin.command('keys').summary('Create, list and revoke API keys');
-  const dbPath = () => f.globals().db;
 
   keys
     .command('create')
@@ -30,7 +29,7 @@ export function buildAdminCommand(f: Factory): Command {
     .addHelpText('after', '\nExamples:\n  $ bolag admin keys create --scopes companies:read\n  $ bolag admin keys create --scopes all --plan pro --account acme')
     .action(async (raw: { scopes: Scope[]; plan: Plan; account: string }) => {
       const { adminKeysCreateRun } = await import('./admin/keys.js');
-      return adminKeysCreateRun({ factory: f, dbPath: dbPath(), scopes: raw.scopes, plan: raw.plan, account: raw.account });
+      return adminKeysCreateRun({ factory: f, scopes: raw.scopes, plan: raw.plan, account: raw.account });
     });
 
   keys
@@ -39,7 +38,7 @@ export function buildAdminCommand(f: Factory): Command {
     .option('--account <name>', 'Only this account')
     .action(async (raw: { account?: string }) => {
       const { adminKeysListRun } = await import('./admin/keys.js');
-      return adminKeysListRun({ factory: f, dbPath: dbPath(), account: raw.account });
+      return adminKeysListRun({ factory: f, account: raw.account });
     });
 
   keys
@@ -48,7 +47,7 @@ export function buildAdminCommand(f: Factory): Command {
     .argument('<key>', 'Key id (key_…), prefix (bk_…) or the whole key')
     .action(async (key: string) => {
       const { adminKeysRevokeRun } = await import('./admin/keys.js');
-      return adminKeysRevokeRun({ factory: f, dbPath: dbPath(), key });
+      return adminKeysRevokeRun({ factory: f, key });
     });
   return admin;
 }

@@ -6,9 +6,9 @@ import type { DbOptions } from './db/options.js';
 
 export function buildDbCommand(f: Factory): Command {
   const db = new Command('db').summary('Seed, import into and inspect the register').description(
-    'Work on the register database directly: the embedded SQLite file given by --db, or the local register.',
+    'Work on the register database directly: PostgreSQL (--database-url, DATABASE_URL), the SQLite file given by --db, or the local register.',
   );
-  const base = (): DbOptions => ({ factory: f, dbPath: f.globals().db });
+  const base = (): DbOptions => ({ factory: f });
 
   db.command('seed')
     .summary('Replace the register with a generated one')

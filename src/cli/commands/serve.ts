@@ -24,12 +24,12 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
   return new Command('serve')
     .summary('Run the Company Data Service')
     .description(
-      'Run the full backend: search, exports and webhooks over HTTP. Uses the embedded SQLite register by default ' +
+      'Run the full backend: search, exports and webhooks over HTTP. Uses the embedded SQLite register by default, or ' +
+        'PostgreSQL with --database-url (several processes may serve one PostgreSQL database) ' +
         '(created on first start, with a local account whose key is printed once and saved as the profile "local").',
     )
     .addOption(new Option('--port <port>', 'Port to listen on').default(8080).argParser(positiveInt('--port')))
     .addOption(new Option('--host <host>', 'Address to listen on').default('127.0.0.1'))
-    .addOption(new Option('--database-url <url>', 'PostgreSQL connection URL (instead of --db)'))
     .addOption(new Option('--seed-count <n>', 'Companies to generate when the register is empty').argParser(positiveInt('--seed-count')))
     .addOption(
       new Option('--public-url <url>', 'Address clients reach the service at, for the links it hands out: the root (https://api.example.se) or a mount point behind a proxy (https://example.se/bolag); /api/public/v1 is added').argParser(publicUrl),
@@ -39,10 +39,9 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
     .addOption(new Option('--webhook-disable-after <seconds>', 'Seconds a failing webhook has before it is disabled').argParser(positiveInt('--webhook-disable-after')))
     .addOption(new Option('--export-part-rows <n>', 'Rows per export file part (default 100000)').argParser(positiveInt('--export-part-rows')))
     .addOption(new Option('--rate-limit <n>', 'Requests per API key per minute; 0 turns the limit off').argParser(positiveInt('--rate-limit')))
-    .addHelpText('after', '\nExamples:\n  $ bolag serve\n  $ bolag serve --port 9000 --db ./register.db --seed-count 50000')
+    .addHelpText('after', '\nExamples:\n  $ bolag serve\n  $ bolag serve --port 9000 --db ./register.db --seed-count 50000\n  $ bolag serve --database-url postgres://bolag@db.internal:5432/bolag --host 0.0.0.0')
     .action(async (raw: Record<string, unknown>) => {
-      const g = f.globals();
-      if (raw.databaseUrl && g.db) throw new UsageError('Give either --db or --database-url, not both.', { flag: '--database-url' });
+      const target = await f.storeTarget();
       let schedule: number[] | undefined;
       if (typeof raw.webhookRetrySchedule === 'string') {
         schedule = raw.webhookRetrySchedule.split(',').map((s) => Number(s.trim()));
@@ -54,8 +53,7 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
         factory: f,
         port: raw.port as number,
         host: raw.host as string,
-        dbPath: g.db,
-        databaseUrl: raw.databaseUrl as string | undefined,
+        target,
         seedCount: raw.seedCount as number | undefined,
         publicUrl: raw.publicUrl as string | undefined,
         allowInsecureWebhooks: Boolean(raw.allowInsecureWebhooks),

@@ -1,7 +1,7 @@
 // The CLI side of the local register: starts the in-process server over the embedded database
 // (src/local/local-register.ts creates it on first use), says so once on stderr, and shows
 // progress on a terminal while the register is being created.
-import { registerDbPath } from '../../local/paths.js';
+import type { StoreTarget } from '../store-target.js';
 import type { IOStreams } from '../io.js';
 import { formatNumber } from '../output/swedish.js';
 
@@ -13,14 +13,13 @@ export interface LocalConnection {
 
 export async function startLocal(
   io: IOStreams,
-  opts: { quiet?: boolean; env?: NodeJS.ProcessEnv; dbPath?: string } = {},
+  opts: { quiet?: boolean; env?: NodeJS.ProcessEnv; target: StoreTarget },
 ): Promise<LocalConnection> {
-  const path = opts.dbPath ?? registerDbPath(opts.env);
-  if (!opts.quiet) io.stderr.write(`Using the local register (${path})\n`);
+  if (!opts.quiet) io.stderr.write(`Using the local register (${opts.target.label})\n`);
   const progress = opts.quiet ? undefined : createProgress(io);
   const { startLocalRegister } = await import('../../local/local-register.js');
   try {
-    const register = await startLocalRegister({ onProgress: progress?.update, env: opts.env, dbPath: opts.dbPath });
+    const register = await startLocalRegister({ onProgress: progress?.update, env: opts.env, location: opts.target.location, keyFile: opts.target.localKeyFile });
     progress?.done();
     return register;
   } catch (error) {

@@ -1,7 +1,11 @@
-// The durable job queue: a row per job, claimed with a lease. A worker that dies leaves its
-// lease to lapse and the job becomes due again, so a crash loses nothing.
+// The durable job queue: a row per job, claimed with a lease. A claim writes a new lease token;
+// extending and settling match on it, so a worker whose lease lapsed (and whose job another
+// worker took over) changes nothing when it finally reports. A worker that dies leaves its lease
+// to lapse and the job becomes due again, so a crash loses nothing. Claims run in IMMEDIATE
+// transactions: the write lock is taken before the read, so two processes never claim one job.
+import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
-import type { Job, JobQueue, JobSettlement } from '../store.js';
+import type { Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
 
@@ -12,6 +16,8 @@ interface JobRow {
   attempts: number;
   run_at: number;
 }
+
+const newLease = () => randomBytes(12).toString('base64url');
 
 export class SqliteJobQueue implements JobQueue {
   private readonly sql: ReturnType<typeof statementCache>;
@@ -32,35 +38,51 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async claim(kinds: readonly string[], leaseMs: number): Promise<Job | null> {
-    const now = Date.now();
-    const claim = this.db.transaction(() => {
-      const row = this.sql(
-          `SELECT id, kind, payload, attempts, run_at FROM jobs
-           WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
-             AND kind IN (${kinds.map(() => '?').join(', ')})
-           ORDER BY run_at LIMIT 1`,
-        )
-        .get(now, now, ...kinds) as JobRow | undefined;
-      if (!row) return null;
-      this.sql('UPDATE jobs SET locked_until = ? WHERE id = ?').run(now + leaseMs, row.id);
-      return row;
-    });
-    const row = claim.immediate();
-    if (!row) return null;
-    return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at) };
+    return (await this.claimMany(kinds, leaseMs, 1))[0] ?? null;
   }
 
-  async extend(jobId: string, leaseMs: number): Promise<void> {
-    this.sql("UPDATE jobs SET locked_until = ? WHERE id = ? AND state = 'queued'").run(Date.now() + leaseMs, jobId);
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]> {
+    if (limit <= 0 || kinds.length === 0) return [];
+    const select = this.sql(
+      `SELECT id, kind, payload, attempts, run_at FROM jobs
+       WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
+         AND kind IN (${kinds.map(() => '?').join(', ')})
+       ORDER BY run_at LIMIT ?`,
+    );
+    const lock = this.sql('UPDATE jobs SET locked_until = ?, lease = ? WHERE id = ?');
+    return this.db
+      .transaction(() => {
+        // The clock is read inside the write lock: a claim that waited for the lock judges
+        // leases by the time it actually claims.
+        const now = Date.now();
+        const found = select.all(now, now, ...kinds, limit) as JobRow[];
+        return found.map((row) => {
+          const lease = newLease();
+          lock.run(now + leaseMs, lease, row.id);
+          return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at), lease };
+        });
+      })
+      .immediate();
   }
 
-  async complete(jobId: string): Promise<void> {
-    this.sql("UPDATE jobs SET state = 'done', locked_until = NULL WHERE id = ?").run(jobId);
+  async extend(job: JobClaim, leaseMs: number): Promise<boolean> {
+    return this.sql("UPDATE jobs SET locked_until = ? WHERE id = ? AND lease = ? AND state = 'queued'").run(Date.now() + leaseMs, job.id, job.lease).changes > 0;
   }
 
-  async retry(jobId: string, runAt: Date, error: string): Promise<void> {
-    this.sql('UPDATE jobs SET attempts = attempts + 1, run_at = ?, locked_until = NULL, last_error = ? WHERE id = ?')
-      .run(runAt.getTime(), error, jobId);
+  async complete(job: JobClaim): Promise<boolean> {
+    return this.done(job);
+  }
+
+  async retry(job: JobClaim, runAt: Date, error: string): Promise<boolean> {
+    return this.retryOne(job, runAt, error);
+  }
+
+  async release(job: JobClaim): Promise<boolean> {
+    return this.sql("UPDATE jobs SET locked_until = NULL, lease = NULL WHERE id = ? AND lease = ? AND state = 'queued'").run(job.id, job.lease).changes > 0;
+  }
+
+  async fail(job: JobClaim, error: string): Promise<boolean> {
+    return this.failOne(job, error);
   }
 
   async enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void> {
@@ -70,49 +92,43 @@ export class SqliteJobQueue implements JobQueue {
        ON CONFLICT (key) DO NOTHING`,
     );
     const now = new Date();
-    this.db.transaction(() => {
-      for (const j of jobs) {
-        insert.run(newId('job'), j.kind, JSON.stringify(j.payload), j.key ?? null, (j.runAt ?? now).getTime(), now.toISOString());
-      }
-    })();
-  }
-
-  async claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]> {
-    if (limit <= 0) return [];
-    const now = Date.now();
-    const select = this.sql(
-      `SELECT id, kind, payload, attempts, run_at FROM jobs
-       WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
-         AND kind IN (${kinds.map(() => '?').join(', ')})
-       ORDER BY run_at LIMIT ?`,
-    );
-    const lock = this.sql('UPDATE jobs SET locked_until = ? WHERE id = ?');
-    const rows = this.db
+    this.db
       .transaction(() => {
-        const found = select.all(now, now, ...kinds, limit) as JobRow[];
-        for (const row of found) lock.run(now + leaseMs, row.id);
-        return found;
+        for (const j of jobs) {
+          insert.run(newId('job'), j.kind, JSON.stringify(j.payload), j.key ?? null, (j.runAt ?? now).getTime(), now.toISOString());
+        }
       })
       .immediate();
-    return rows.map((row) => ({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at) }));
   }
 
   async settle(results: readonly JobSettlement[]): Promise<void> {
     if (results.length === 0) return;
-    const done = this.sql("UPDATE jobs SET state = 'done', locked_until = NULL WHERE id = ?");
-    const retry = this.sql('UPDATE jobs SET attempts = attempts + 1, run_at = ?, locked_until = NULL, last_error = ? WHERE id = ?');
-    const fail = this.sql("UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, last_error = ? WHERE id = ?");
-    this.db.transaction(() => {
-      for (const r of results) {
-        if (r.outcome === 'complete') done.run(r.jobId);
-        else if (r.outcome === 'retry') retry.run(r.runAt.getTime(), r.error, r.jobId);
-        else fail.run(r.error, r.jobId);
-      }
-    })();
+    this.db
+      .transaction(() => {
+        for (const r of results) {
+          if (r.outcome === 'complete') this.done(r.job);
+          else if (r.outcome === 'retry') this.retryOne(r.job, r.runAt, r.error);
+          else this.failOne(r.job, r.error);
+        }
+      })
+      .immediate();
   }
 
-  async fail(jobId: string, error: string): Promise<void> {
-    this.sql("UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, last_error = ? WHERE id = ?")
-      .run(error, jobId);
+  private done(job: JobClaim): boolean {
+    return this.sql("UPDATE jobs SET state = 'done', locked_until = NULL, lease = NULL WHERE id = ? AND lease = ? AND state = 'queued'").run(job.id, job.lease).changes > 0;
+  }
+
+  private retryOne(job: JobClaim, runAt: Date, error: string): boolean {
+    return (
+      this.sql("UPDATE jobs SET attempts = attempts + 1, run_at = ?, locked_until = NULL, lease = NULL, last_error = ? WHERE id = ? AND lease = ? AND state = 'queued'")
+        .run(runAt.getTime(), error, job.id, job.lease).changes > 0
+    );
+  }
+
+  private failOne(job: JobClaim, error: string): boolean {
+    return (
+      this.sql("UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, lease = NULL, last_error = ? WHERE id = ? AND lease = ? AND state = 'queued'")
+        .run(error, job.id, job.lease).changes > 0
+    );
   }
 }

@@ -217,4 +217,19 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         SELECT rowid, name, '', org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7) FROM companies;
     `,
   },
+  {
+    // Leases with a token: only the worker holding the current claim of a job settles it.
+    // Rate windows: per-key token counts shared by every process on the file.
+    version: 8,
+    name: 'job lease tokens, rate windows',
+    sql: `
+      ALTER TABLE jobs ADD COLUMN lease TEXT;
+      CREATE TABLE rate_windows (
+        key TEXT NOT NULL,
+        window_start INTEGER NOT NULL,        -- epoch ms
+        used INTEGER NOT NULL,
+        PRIMARY KEY (key, window_start)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

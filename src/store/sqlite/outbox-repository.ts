@@ -30,8 +30,11 @@ export class SqliteOutboxRepository implements OutboxRepository {
     return (this.sql('SELECT seq FROM outbox_cursors WHERE name = ?').pluck().get(name) as number | undefined) ?? 0;
   }
 
-  async setCursor(name: string, seq: number): Promise<void> {
-    this.sql('INSERT INTO outbox_cursors (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = excluded.seq')
-      .run(name, seq);
+  async advanceCursor(name: string, from: number, to: number): Promise<boolean> {
+    const r = this.sql(
+      `INSERT INTO outbox_cursors (name, seq) VALUES (@name, @to)
+       ON CONFLICT (name) DO UPDATE SET seq = excluded.seq WHERE outbox_cursors.seq = @from`,
+    ).run({ name, from, to });
+    return r.changes > 0;
   }
 }

@@ -1,12 +1,16 @@
 // The embedded store: one SQLite file holds the register, accounts, jobs and the outbox.
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import type { Store, StoreLocation } from '../store.js';
 import { SqliteAccountRepository } from './account-repository.js';
 import { SqliteCompanyRepository } from './company-repository.js';
 import { openDatabase, type Db } from './database.js';
+import { DiskExportFiles } from './export-files.js';
 import { SqliteExportRepository } from './export-repository.js';
 import { haversineKm } from './filter-sql.js';
 import { SqliteJobQueue } from './job-queue.js';
 import { SqliteOutboxRepository } from './outbox-repository.js';
+import { SqliteRateWindows } from './rate-windows.js';
 import { SqliteWebhookRepository } from './webhook-repository.js';
 
 export class SqliteStore implements Store {
@@ -18,9 +22,12 @@ export class SqliteStore implements Store {
   readonly webhooks: SqliteWebhookRepository;
   readonly outbox: SqliteOutboxRepository;
   readonly jobs: SqliteJobQueue;
+  readonly exportFiles: DiskExportFiles;
+  readonly rateWindows: SqliteRateWindows;
 
-  constructor(readonly db: Db) {
-    this.location = { dbPath: db.name };
+  constructor(readonly db: Db, opts: { exportDir?: string } = {}) {
+    const exportDir = opts.exportDir ?? defaultExportDir(db.name);
+    this.location = { dbPath: db.name, exportDir };
     db.function('distance_km', { deterministic: true }, (lat1, lng1, lat2, lng2) =>
       lat1 === null || lng1 === null ? null : haversineKm(lat1 as number, lng1 as number, lat2 as number, lng2 as number),
     );
@@ -30,6 +37,8 @@ export class SqliteStore implements Store {
     this.webhooks = new SqliteWebhookRepository(db);
     this.outbox = new SqliteOutboxRepository(db);
     this.jobs = new SqliteJobQueue(db);
+    this.exportFiles = new DiskExportFiles(exportDir);
+    this.rateWindows = new SqliteRateWindows(db);
   }
 
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
@@ -42,6 +51,11 @@ export class SqliteStore implements Store {
   }
 }
 
-export function openSqliteStore(path: string, opts: { bulkReader?: boolean } = {}): SqliteStore {
-  return new SqliteStore(openDatabase(path, opts.bulkReader ? { readonly: true, bulkReader: true } : {}));
+/** Export files go beside the database (an in-memory database keeps them in the temp folder). */
+function defaultExportDir(dbPath: string): string {
+  return dbPath === ':memory:' || dbPath === '' ? join(tmpdir(), 'bolag-exports') : join(dirname(resolve(dbPath)), 'exports');
+}
+
+export function openSqliteStore(path: string, opts: { bulkReader?: boolean; exportDir?: string } = {}): SqliteStore {
+  return new SqliteStore(openDatabase(path, opts.bulkReader ? { readonly: true, bulkReader: true } : {}), { exportDir: opts.exportDir });
 }

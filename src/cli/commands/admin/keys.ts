@@ -1,4 +1,3 @@
-import { registerDbPath } from '../../../local/paths.js';
 import { hashKey, issueKey } from '../../../server/api-keys.js';
 import { openStore } from '../../../store/open-store.js';
 import type { Store } from '../../../store/store.js';
@@ -6,21 +5,21 @@ import { NotFoundError } from '../../errors/index.js';
 import type { Factory } from '../../factory.js';
 import type { AdminKeysCreateOptions } from './options.js';
 
-async function open(factory: Factory, dbPath?: string): Promise<Store> {
-  const store = await openStore({ dbPath: dbPath ?? registerDbPath(factory.env) });
+async function open(factory: Factory): Promise<Store> {
+  const store = await openStore((await factory.storeTarget()).location);
   factory.defer(() => store.close());
   return store;
 }
 
 export async function adminKeysCreateRun(opts: AdminKeysCreateOptions): Promise<void> {
-  const store = await open(opts.factory, opts.dbPath);
+  const store = await open(opts.factory);
   const { key, record, account } = await issueKey(store, { account: opts.account, plan: opts.plan, scopes: opts.scopes });
   opts.factory.notice(`Created key ${record.id} for account "${account.name}" (plan ${account.plan}; scopes ${record.scopes.join(', ')}). It is shown only now:`);
   opts.factory.io.stdout.write(`${key}\n`);
 }
 
-export async function adminKeysListRun(opts: { factory: Factory; dbPath?: string; account?: string }): Promise<void> {
-  const store = await open(opts.factory, opts.dbPath);
+export async function adminKeysListRun(opts: { factory: Factory; account?: string }): Promise<void> {
+  const store = await open(opts.factory);
   let accountId: string | undefined;
   if (opts.account) {
     const account = await store.accounts.findAccountByName(opts.account);
@@ -32,8 +31,8 @@ export async function adminKeysListRun(opts: { factory: Factory; dbPath?: string
   }
 }
 
-export async function adminKeysRevokeRun(opts: { factory: Factory; dbPath?: string; key: string }): Promise<void> {
-  const store = await open(opts.factory, opts.dbPath);
+export async function adminKeysRevokeRun(opts: { factory: Factory; key: string }): Promise<void> {
+  const store = await open(opts.factory);
   let revoked = await store.accounts.revokeKey(opts.key);
   if (!revoked && opts.key.startsWith('bk_')) {
     const found = await store.accounts.findKeyByHash(hashKey(opts.key));

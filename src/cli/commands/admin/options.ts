@@ -5,7 +5,6 @@ import type { Plan, Scope } from '../../../core/values.js';
 
 export interface AdminKeysCreateOptions {
   factory: Factory;
-  dbPath?: string;
   scopes: Scope[];
   plan: Plan;
   account: string;

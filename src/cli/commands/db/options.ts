@@ -4,7 +4,6 @@ import type { Factory } from '../../factory.js';
 
 export interface DbOptions {
   factory: Factory;
-  dbPath?: string;
 }
 
 export interface DbSeedOptions extends DbOptions {

@@ -1,13 +1,13 @@
 // What `bolag serve` hands its run function: defined here, beside the run code, so that the
 // command file imports it and nothing here imports the command file.
 import type { Factory } from '../../factory.js';
+import type { StoreTarget } from '../../store-target.js';
 
 export interface ServeOptions {
   factory: Factory;
   port: number;
   host: string;
-  dbPath?: string;
-  databaseUrl?: string;
+  target: StoreTarget;
   seedCount?: number;
   publicUrl?: string;
   allowInsecureWebhooks: boolean;

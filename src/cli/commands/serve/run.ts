@@ -1,6 +1,5 @@
 // Runs the server until SIGINT or SIGTERM, then closes it gracefully: stop accepting,
 // finish in-flight requests, stop the workers (their jobs stay queued), close the database.
-import { registerDbPath } from '../../../local/paths.js';
 import { startServer } from '../../../server/start.js';
 import type { ServeOptions } from './options.js';
 import { seedProgress } from '../db/seed-progress.js';
@@ -9,14 +8,12 @@ import { serviceRoot } from '../../../core/public-url.js';
 
 export async function serveRun(opts: ServeOptions): Promise<void> {
   const f = opts.factory;
-  const dbPath = opts.databaseUrl ? undefined : (opts.dbPath ?? registerDbPath(f.env));
   if (opts.allowInsecureWebhooks) f.io.stderr.write(`${INSECURE_WEBHOOKS_WARNING}\n`);
   const progress = seedProgress(f.io, 'Creating the register');
   const server = await startServer({
     port: opts.port,
     host: opts.host,
-    dbPath,
-    databaseUrl: opts.databaseUrl,
+    ...opts.target.location,
     seedCount: opts.seedCount,
     onSeedProgress: progress.update,
     publicUrl: opts.publicUrl,
@@ -29,7 +26,7 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
   });
   progress.done();
   f.defer(() => server.close());
-  f.notice(`bolag serve: listening on ${server.listenUrl} (${opts.databaseUrl ? 'PostgreSQL' : dbPath})`);
+  f.notice(`bolag serve: listening on ${server.listenUrl} (${opts.target.label})`);
   if (server.url !== server.listenUrl) f.notice(`bolag serve: links point to ${server.url}`);
   f.notice(`bolag serve: API reference at ${serviceRoot(server.url)}/docs`);
   if (server.apiKey) {

@@ -1,0 +1,107 @@
+// The register's tables in PostgreSQL (versions 1–99; the service's tables follow in
+// migrations.ts). A migration is never edited once released; add the next one instead.
+// Indexes on `companies` are in COMPANY_INDEXES, not in a migration, so that the bulk loader
+// can drop them, COPY the rows in, and build each once at the end.
+//
+// Columns mirror the SQLite store's (src/store/sqlite/migrations.ts), so that one row mapper
+// (rowToCompany) serves both. Text that is sorted or compared as a range is COLLATE "C": byte
+// order, as SQLite compares, so that both stores order names alike and cursors carry over.
+
+export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'companies',
+    sql: `
+      CREATE TABLE companies (
+        rowid integer PRIMARY KEY,            -- the number in the public id (c_ + base 36)
+        id text NOT NULL,                     -- unique: companies_id
+        org_nr text COLLATE "C" NOT NULL,     -- 10 digits, no hyphen; unique: companies_org_nr
+        name text NOT NULL,
+        name_sort text COLLATE "C" NOT NULL,  -- folded (src/core/text.ts): sorting and tier 1
+        words tsvector NOT NULL,              -- the folded name's words, made in JS
+        legal_form text NOT NULL,
+        status text NOT NULL,
+        street text NOT NULL,
+        postal_code text COLLATE "C" NOT NULL,
+        city text NOT NULL,
+        city_folded text NOT NULL,
+        municipality_code text NOT NULL,
+        county_code text NOT NULL,
+        category_slug text NOT NULL,
+        sni_codes text NOT NULL,              -- comma-separated, primary first (as returned)
+        sni text[] NOT NULL,                  -- the same codes, for the GIN index
+        website text,
+        website_status text NOT NULL,
+        employees_rank smallint NOT NULL,     -- index into EMPLOYEES_CLASSES
+        trend text NOT NULL,
+        revenue bigint,
+        profit bigint,
+        equity_ratio double precision,
+        revenue_growth double precision,
+        has_financials smallint NOT NULL,
+        f_skatt smallint NOT NULL,
+        vat_registered smallint NOT NULL,
+        employer_registered smallint NOT NULL,
+        verified smallint NOT NULL,
+        advertising_blocked smallint NOT NULL,
+        registration_date text COLLATE "C" NOT NULL,
+        lat double precision,
+        lng double precision,
+        latest_financials text,               -- JSON, read only for expand
+        updated_at text NOT NULL
+      );
+      -- Companies per value of the filters that include_total can answer from here exactly, and
+      -- the SNI codes in use (the sni filter expands a prefix to them). Kept by bulk load and import.
+      CREATE TABLE company_counts (
+        dim text NOT NULL,                    -- county, municipality, category, legal_form, sni
+        value text COLLATE "C" NOT NULL,
+        status text NOT NULL,
+        n integer NOT NULL,
+        PRIMARY KEY (dim, value, status)
+      );
+      -- The great-circle distance of src/store/sqlite/search/geo-math.ts, term for term (inlined).
+      CREATE FUNCTION bolag_distance_km(lat1 double precision, lng1 double precision, lat2 double precision, lng2 double precision)
+      RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT 2 * 6371.0088 * asin(least(1, sqrt(
+          sin((lat2 - lat1) * (pi() / 180) / 2) * sin((lat2 - lat1) * (pi() / 180) / 2)
+          + cos(lat1 * (pi() / 180)) * cos(lat2 * (pi() / 180))
+            * sin((lng2 - lng1) * (pi() / 180) / 2) * sin((lng2 - lng1) * (pi() / 180) / 2))))
+      $$;
+    `,
+  },
+];
+
+/** The indexes of `companies`, by name: dropped before a bulk load and built after it. */
+export const COMPANY_INDEXES: readonly { name: string; sql: string }[] = [
+  ['companies_id', 'UNIQUE (id)'],
+  ['companies_org_nr', 'UNIQUE (org_nr)'],
+  // q's four-digit word: the last four digits of an org nr (the first six are a range of org_nr).
+  ['companies_org_tail', '(right(org_nr, 4))'],
+  // Name order (the default sort), alone and within each filter that commonly leads: a page of
+  // a municipality in name order is a range of one index, not a sort of the municipality.
+  ['companies_name', '(name_sort, rowid)'],
+  ['companies_status_name', '(status, name_sort, rowid)'],
+  ['companies_county', '(county_code, status, name_sort, rowid)'],
+  ['companies_municipality', '(municipality_code, status, name_sort, rowid)'],
+  ['companies_category', '(category_slug, status, name_sort, rowid)'],
+  ['companies_legal_form', '(legal_form)'], // few, broad values: walking the name order serves
+  ['companies_postal', '(postal_code, employees_rank)'],
+  ['companies_city', '(city_folded)'],
+  // Sort orders: value then rowid, both ways through one index (a descending order's ties by
+  // rowid ascending come from an incremental sort of each run of equal values; employees_class,
+  // with few values and long runs, is read value by value instead: search/sorted.ts).
+  ['companies_revenue', '(revenue, rowid)'],
+  ['companies_profit', '(profit, rowid)'],
+  ['companies_registration_date', '(registration_date, rowid)'],
+  ['companies_equity_ratio', '(equity_ratio, rowid)'],
+  ['companies_revenue_growth', '(revenue_growth, rowid)'],
+  ['companies_employees', '(employees_rank, rowid)'],
+  ['companies_words', 'USING gin (words)'],
+  ['companies_sni', 'USING gin (sni)'],
+  ['companies_geo', 'USING gist (point(lng, lat))'],
+].map(([name, def]) => ({
+  name,
+  sql: def.startsWith('UNIQUE')
+    ? `CREATE UNIQUE INDEX IF NOT EXISTS ${name} ON companies ${def.slice('UNIQUE '.length)}`
+    : `CREATE INDEX IF NOT EXISTS ${name} ON companies ${def}`,
+}));

@@ -1,0 +1,69 @@
+// A company as a row of the PostgreSQL `companies` table. Reading goes through the SQLite
+// store's mapper (rowToCompany), since the columns and their values are the same (flags as
+// 0/1, codes and dates as text); writing adds what only PostgreSQL keeps: the word vector of
+// the full-text index and the SNI codes as an array.
+import type { Company } from '../../core/company.js';
+import { COMPANY_COLUMNS, type CompanyRow, companyToRow } from '../sqlite/company-row.js';
+
+export { type CompanyRow, distanceKmFrom, rowToCompany } from '../sqlite/company-row.js';
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Columns written, in COPY and INSERT order. */
+export const PG_COLUMNS = [...COMPANY_COLUMNS, 'words', 'sni'] as const;
+
+/** The columns read for a record (the search-only ones left out; latest_financials only when expanded). */
+export function readColumns(expand: boolean, alias = 'c'): string {
+  return COMPANY_COLUMNS.filter((c) => c !== 'name_sort' && c !== 'city_folded' && (expand || c !== 'latest_financials'))
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+}
+
+/**
+ * The words a company's name is found by (search/text-sql.ts): its folded name's words, as
+ * src/store/sqlite/search/text-query.ts reads them. Lexemes go in as they are (no stemming, no
+ * stop words). The org nr's words are matched on the org_nr column itself: three unique words
+ * a company would make the full-text index ten times dearer to build.
+ */
+export function wordLexemes(nameSort: string): string[] {
+  return [...new Set(nameSort.match(WORD) ?? [])];
+}
+
+/** tsvector input: each lexeme quoted (words are letters and digits only: nothing to escape). */
+export function tsvectorText(lexemes: readonly string[]): string {
+  return lexemes.map((w) => `'${w}'`).join(' ');
+}
+
+export interface PgCompanyRow extends CompanyRow {
+  words: string;
+  sni: string;
+}
+
+export function companyToPgRow(c: Company, rowid: number): PgCompanyRow {
+  const row = companyToRow(c, rowid) as PgCompanyRow;
+  row.words = tsvectorText(wordLexemes(row.name_sort));
+  row.sni = `{${c.sni_codes.join(',')}}`;
+  return row;
+}
+
+/** The row's values in PG_COLUMNS order, for a parameterised INSERT or UPDATE. */
+export function rowValues(row: PgCompanyRow): unknown[] {
+  return PG_COLUMNS.map((c) => row[c]);
+}
+
+/** One line of COPY's text format: tab-separated, \N for null, backslash escapes. */
+export function copyLine(row: PgCompanyRow): string {
+  let line = '';
+  for (let i = 0; i < PG_COLUMNS.length; i++) {
+    const v = row[PG_COLUMNS[i]];
+    if (i > 0) line += '\t';
+    if (v === null || v === undefined) line += '\\N';
+    else if (typeof v === 'number') line += String(v);
+    else line += ESCAPABLE.test(v) ? v.replace(ESCAPES, (ch) => ESCAPED[ch]) : v;
+  }
+  return line + '\n';
+}
+
+const ESCAPABLE = /[\\\t\n\r]/;
+const ESCAPES = /[\\\t\n\r]/g;
+const ESCAPED: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

@@ -1,0 +1,128 @@
+// The durable job queue on PostgreSQL. A claim picks due rows with FOR UPDATE SKIP LOCKED, so
+// concurrent claimers in any number of processes never wait for each other nor get the same row,
+// and writes a lease: a deadline and a token. Extending and settling match on the token, so a
+// worker whose lease lapsed (and whose job was taken over) changes nothing when it reports late.
+// The database's clock judges every lease, so the processes' clocks need not agree.
+import { randomBytes } from 'node:crypto';
+import { newId } from '../../core/ids.js';
+import type { Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
+import type { PgDb, Queryable } from './database.js';
+
+interface JobRow {
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  run_at: Date;
+  lease: string;
+}
+
+const newLease = () => randomBytes(12).toString('base64url');
+const CURRENT = "id = $1 AND lease = $2 AND state = 'queued'";
+
+export class PgJobQueue implements JobQueue {
+  constructor(private readonly db: PgDb) {}
+
+  async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; key?: string } = {}): Promise<string> {
+    const id = newId('job');
+    const r = await this.db.query<{ id: string }>(
+      `INSERT INTO jobs (id, kind, payload, key, state, run_at) VALUES ($1, $2, $3, $4, 'queued', $5)
+       ON CONFLICT (key) DO NOTHING RETURNING id`,
+      [id, kind, JSON.stringify(payload), opts.key ?? null, opts.runAt ?? new Date()],
+    );
+    if (r.rows.length === 0 && opts.key) return (await this.db.query<{ id: string }>('SELECT id FROM jobs WHERE key = $1', [opts.key])).rows[0].id;
+    return id;
+  }
+
+  async enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const now = new Date();
+    // One statement for the batch: arrays unnested into rows.
+    await this.db.query(
+      `INSERT INTO jobs (id, kind, payload, key, state, run_at)
+       SELECT id, kind, payload::json, key, 'queued', run_at FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])
+         AS t(id, kind, payload, key, run_at)
+       ON CONFLICT (key) DO NOTHING`,
+      [
+        jobs.map(() => newId('job')),
+        jobs.map((j) => j.kind),
+        jobs.map((j) => JSON.stringify(j.payload)),
+        jobs.map((j) => j.key ?? null),
+        jobs.map((j) => j.runAt ?? now),
+      ],
+    );
+  }
+
+  async claim(kinds: readonly string[], leaseMs: number): Promise<Job | null> {
+    return (await this.claimMany(kinds, leaseMs, 1))[0] ?? null;
+  }
+
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]> {
+    if (limit <= 0 || kinds.length === 0) return [];
+    const leases = Array.from({ length: limit }, newLease);
+    const r = await this.db.query<JobRow>(
+      `WITH due AS (
+         SELECT id, row_number() OVER () AS n FROM (
+           SELECT id FROM jobs
+           WHERE state = 'queued' AND kind = ANY($1) AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+           ORDER BY run_at LIMIT $2
+           FOR UPDATE SKIP LOCKED
+         ) picked
+       )
+       UPDATE jobs j SET locked_until = now() + $3 * interval '1 millisecond', lease = ($4::text[])[due.n]
+       FROM due WHERE j.id = due.id
+       RETURNING j.id, j.kind, j.payload, j.attempts, j.run_at, j.lease`,
+      [kinds, limit, leaseMs, leases],
+    );
+    return r.rows
+      .sort((a, b) => a.run_at.getTime() - b.run_at.getTime())
+      .map((row) => ({ id: row.id, kind: row.kind, payload: row.payload, attempts: row.attempts, runAt: row.run_at, lease: row.lease }));
+  }
+
+  async extend(job: JobClaim, leaseMs: number): Promise<boolean> {
+    const r = await this.db.query(`UPDATE jobs SET locked_until = now() + $3 * interval '1 millisecond' WHERE ${CURRENT}`, [job.id, job.lease, leaseMs]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async complete(job: JobClaim): Promise<boolean> {
+    return settleOne(this.db, { job, outcome: 'complete' });
+  }
+
+  async retry(job: JobClaim, runAt: Date, error: string): Promise<boolean> {
+    return settleOne(this.db, { job, outcome: 'retry', runAt, error });
+  }
+
+  async release(job: JobClaim): Promise<boolean> {
+    const r = await this.db.query(`UPDATE jobs SET locked_until = NULL, lease = NULL WHERE ${CURRENT}`, [job.id, job.lease]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async fail(job: JobClaim, error: string): Promise<boolean> {
+    return settleOne(this.db, { job, outcome: 'fail', error });
+  }
+
+  async settle(results: readonly JobSettlement[]): Promise<void> {
+    if (results.length === 0) return;
+    await this.db.tx(async (client) => {
+      for (const r of results) await settleOne(client, r);
+    });
+  }
+}
+
+async function settleOne(q: Queryable, s: JobSettlement): Promise<boolean> {
+  let r;
+  if (s.outcome === 'complete') {
+    r = await q.query(`UPDATE jobs SET state = 'done', locked_until = NULL, lease = NULL WHERE ${CURRENT}`, [s.job.id, s.job.lease]);
+  } else if (s.outcome === 'retry') {
+    r = await q.query(
+      `UPDATE jobs SET attempts = attempts + 1, run_at = $3, locked_until = NULL, lease = NULL, last_error = $4 WHERE ${CURRENT}`,
+      [s.job.id, s.job.lease, s.runAt, s.error],
+    );
+  } else {
+    r = await q.query(
+      `UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, lease = NULL, last_error = $3 WHERE ${CURRENT}`,
+      [s.job.id, s.job.lease, s.error],
+    );
+  }
+  return (r.rowCount ?? 0) > 0;
+}

@@ -1,0 +1,64 @@
+// The PostgreSQL store: everything any replica needs (register, accounts, jobs, outbox,
+// webhooks, exports and their files, rate windows, signing keys) in one database, so that
+// several `serve` processes on several machines behave as one service.
+import type { Store, StoreLocation } from '../store.js';
+import { PgAccountRepository } from './account-repository.js';
+import { PgCompanyRepository } from './company-repository.js';
+import { PgDb } from './database.js';
+import { PgExportFiles } from './export-files.js';
+import { PgExportRepository } from './export-repository.js';
+import { PgJobQueue } from './job-queue.js';
+import { migrate } from './migrations.js';
+import { PgOutboxRepository } from './outbox-repository.js';
+import { PgRateWindows } from './rate-windows.js';
+import { PgWebhookRepository } from './webhook-repository.js';
+
+export class PgStore implements Store {
+  readonly kind = 'postgres' as const;
+  readonly location: StoreLocation;
+  readonly companies: PgCompanyRepository;
+  readonly accounts: PgAccountRepository;
+  readonly exports: PgExportRepository;
+  readonly webhooks: PgWebhookRepository;
+  readonly outbox: PgOutboxRepository;
+  readonly jobs: PgJobQueue;
+  readonly exportFiles: PgExportFiles;
+  readonly rateWindows: PgRateWindows;
+
+  constructor(readonly db: PgDb) {
+    this.location = { databaseUrl: db.url };
+    this.companies = new PgCompanyRepository(db);
+    this.accounts = new PgAccountRepository(db);
+    this.exports = new PgExportRepository(db);
+    this.webhooks = new PgWebhookRepository(db);
+    this.outbox = new PgOutboxRepository(db);
+    this.jobs = new PgJobQueue(db);
+    this.exportFiles = new PgExportFiles(db);
+    this.rateWindows = new PgRateWindows(db);
+  }
+
+  async getOrCreateSetting(name: string, create: () => string): Promise<string> {
+    // Whoever inserts first wins; every process then reads the same value.
+    await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, create()]);
+    return (await this.db.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name])).rows[0].value;
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+/**
+ * Opens (and migrates) the store at a `postgres://` URL. A bulk reader (an export thread) gets
+ * a small pool and skips migrating: its parent process has done it.
+ */
+export async function openPgStore(url: string, opts: { bulkReader?: boolean; max?: number } = {}): Promise<PgStore> {
+  const db = new PgDb(url, { max: opts.max ?? (opts.bulkReader ? 2 : undefined) });
+  try {
+    if (!opts.bulkReader) await migrate(db);
+  } catch (e) {
+    await db.close().catch(() => undefined);
+    throw e;
+  }
+  return new PgStore(db);
+}

@@ -1,0 +1,55 @@
+// sort=distance. No index holds distances from a point chosen at query time, so a page is read
+// outwards in rings: the companies whose distance lies between where the page starts (the
+// cursor's distance) and a radius guessed to hold a page, found through the spatial index by
+// the boxes of the ring (geo-math.ts ringBoxes, leaving out the disc already passed), tested,
+// and sorted by exact distance; the ring widens while too few pass. Every company nearer than
+// a ring's outer edge has then been seen, so the nearest of them are the page, and a deep page
+// costs its own ring, not the disc inside it. A circle that holds few companies is read whole.
+import type { SearchQuery } from '../../../core/search-params.js';
+import { ringBoxes } from '../../sqlite/search/geo-math.js';
+import type { Queryable } from '../database.js';
+import { type Conditions, distanceSql } from './filters.js';
+import { companiesInBox, SMALL_BOX } from './near.js';
+import type { Position } from './position.js';
+import { type Hit, readStretch } from './read.js';
+import { type Sql, sql } from './sql.js';
+
+const BANDS = 24;
+
+export async function distancePage(db: Queryable, query: SearchQuery, conds: Conditions, checks: Sql[], after: Position | null, need: number): Promise<Hit[]> {
+  const near = query.filters.near!;
+  const radius = query.filters.radius_km;
+  const expand = query.expand.includes('latest_financials');
+  const d = distanceSql(near);
+  const orderBy = `v, c.rowid`;
+  const keyset = after ? sql(`(${d.sql} > ? OR (${d.sql} = ? AND c.rowid > ?))`, ...d.params, after.v, ...d.params, after.v, after.r) : null;
+  if ((await companiesInBox(db, conds.box!)) <= SMALL_BOX) {
+    return readStretch(db, { where: [...checks, conds.box!, ...(keyset ? [keyset] : [])], value: d, orderBy, limit: need }, expand);
+  }
+  const hits: Hit[] = [];
+  const start = after ? Number(after.v) : 0;
+  let done = start;
+  let width = Math.min(radius, start > 0 ? Math.max(0.002, start * 0.002) : 0.5);
+  for (let first = true; ; first = false) {
+    const outer = Math.min(radius, done + width);
+    const boxes = ringBoxes(near.lat, near.lng, done * 0.999, outer, Math.max(outer - done, outer / BANDS), BANDS);
+    const inRing = {
+      sql: boxes.map(() => 'point(c.lng, c.lat) <@ box(point(?, ?), point(?, ?))').join(' OR '),
+      params: boxes.flatMap((b) => [b.minLng, b.minLat, b.maxLng, b.maxLat]),
+    };
+    const lower = first ? keyset : sql(`${d.sql} > ?`, ...d.params, done);
+    const where = [...checks, inRing, sql(`${d.sql} <= ?`, ...d.params, outer), ...(lower ? [lower] : [])];
+    const got = await readStretch(db, { where, value: d, orderBy, limit: need - hits.length }, expand);
+    hits.push(...got);
+    if (hits.length >= need || outer >= radius) return hits;
+    // Widen so that the next ring should hold what is missing, from the density just seen.
+    const area = Math.PI * (outer * outer - done * done);
+    if (got.length === 0) width = (outer - done) * 4;
+    else {
+      const density = got.length / Math.max(area, 1e-9);
+      const next = Math.sqrt(outer * outer + ((need - hits.length) * 1.5) / density / Math.PI);
+      width = Math.max(next - outer, (outer - done) * 0.5);
+    }
+    done = outer;
+  }
+}

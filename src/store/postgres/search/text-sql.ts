@@ -1,0 +1,95 @@
+// Free text (`q`) as SQL. What matches and how well is defined once, in
+// src/store/sqlite/search/text-query.ts (parseTextQuery, the tiers); this states the same
+// in SQL over the `words` column, which holds exactly the name words tierOf reads (company-row.ts),
+// and over org_nr for the org nr's words, so both stores find and rank alike:
+//   a word matches a name or org nr word exactly; the last word also as a prefix (a number
+//   only as a prefix of the org nr); or any word matches through the industry.
+//   tier 1 every word in the name or org nr, and the folded name begins with the query
+//   tier 2 every word exactly in the name or org nr
+//   tier 3 every word in the name or org nr, the last as a prefix
+//   tier 4 the rest (some word only through the industry)
+// The relevance value is that of relevanceValue: '1' + name for tier 1, else the tier's digit.
+import { prefixEnd } from '../../sqlite/search/predicates.js';
+import type { TextQuery, TextWord } from '../../sqlite/search/text-query.js';
+import { and, placeholders, type Sql, sql } from './sql.js';
+
+export interface TextSql {
+  /** The company matches at all. */
+  match: Sql;
+  /** Every word in the name or org nr, the last as a prefix (tiers 1–3). */
+  inName: Sql;
+  /** Every word exactly in the name or org nr (tier 2, and tier 1 rows that are also exact). */
+  exact: Sql;
+  /** The folded name begins with the query, as an index range and exactly. */
+  startsWith: Sql;
+  /** Industry matches exist for some word: tier 4 can be non-empty. */
+  industry: boolean;
+  /** The relevance value of a matching row. */
+  relevance: Sql;
+}
+
+const lexeme = (w: TextWord) => `'${w.text}'`;
+
+function tsquery(words: readonly TextWord[], lastAsPrefix: boolean): string {
+  return words.map((w, i) => (lastAsPrefix && i === words.length - 1 ? `${lexeme(w)}:*` : lexeme(w))).join(' & ');
+}
+
+/** A number that is a word of the org nr: all ten digits, the first six or the last four. */
+function orgWord(w: TextWord): Sql | null {
+  if (!w.digits) return null;
+  if (w.text.length === 10) return sql('c.org_nr = ?', w.text);
+  if (w.text.length === 6) return sql('c.org_nr >= ? AND c.org_nr < ?', w.text, prefixEnd(w.text));
+  if (w.text.length === 4) return sql('right(c.org_nr, 4) = ?', w.text);
+  return null;
+}
+
+function or(parts: readonly (Sql | null)[]): Sql {
+  const present = parts.filter((p): p is Sql => p !== null);
+  return { sql: present.map((p) => `(${p.sql})`).join(' OR '), params: present.flatMap((p) => p.params) };
+}
+
+/** The word exactly: a word of the name or of the org nr. */
+function exactWord(w: TextWord): Sql {
+  return or([sql('c.words @@ ?::tsquery', lexeme(w)), orgWord(w)]);
+}
+
+/** The word in the name or org nr; the last also as a prefix (a number: of the org nr only). */
+function wordInName(w: TextWord): Sql {
+  if (!w.prefix) return exactWord(w);
+  if (w.digits) return or([exactWord(w), sql('c.org_nr >= ? AND c.org_nr < ?', w.text, prefixEnd(w.text))]);
+  return sql('c.words @@ ?::tsquery', `${lexeme(w)}:*`);
+}
+
+function wordInIndustry(w: TextWord): Sql | null {
+  const parts: Sql[] = [];
+  const cats = [...w.industry.categories];
+  if (cats.length) parts.push(sql(`c.category_slug IN (${placeholders(cats.length)})`, ...cats));
+  if (w.industry.codes.size) parts.push(sql('c.sni && ?::text[]', `{${[...w.industry.codes].join(',')}}`));
+  return parts.length ? or(parts) : null;
+}
+
+export function textSql(tq: TextQuery): TextSql {
+  const words = tq.words;
+  const last = words[words.length - 1];
+  // Without numbers, all words together are one full-text query (one index scan).
+  const numbers = words.some((w) => w.digits);
+  const inName = numbers ? and(words.map(wordInName)) : sql('c.words @@ ?::tsquery', tsquery(words, true));
+  const exact = numbers ? and(words.map(exactWord)) : sql('c.words @@ ?::tsquery', tsquery(words, false));
+  const startsWith = sql('c.name_sort >= ? AND c.name_sort < ? AND starts_with(c.name_sort, ?)', tq.folded, prefixEnd(tq.folded), tq.folded);
+  const industries = words.map(wordInIndustry);
+  const industry = industries.some((x) => x !== null);
+  const match = industry
+    ? and(
+        words.map((w, i) => {
+          const name = wordInName(w);
+          const ind = industries[i];
+          return ind ? or([name, ind]) : name;
+        }),
+      )
+    : inName;
+  const relevance: Sql = {
+    sql: `CASE WHEN (${inName.sql}) AND (${startsWith.sql}) THEN '1' || c.name_sort WHEN ${exact.sql} THEN '2' WHEN ${inName.sql} THEN '3' ELSE '4' END`,
+    params: [...inName.params, ...startsWith.params, ...exact.params, ...inName.params],
+  };
+  return { match, inName, exact, startsWith, industry, relevance };
+}

@@ -1,0 +1,118 @@
+import type { StoredDelivery, StoredWebhook, WebhookRepository } from '../webhooks.js';
+import type { PgDb, Queryable } from './database.js';
+
+const COLUMNS = [
+  'id', 'account_id', 'url', 'events', 'filters', 'status', 'secret', 'previous_secret',
+  'previous_secret_expires_at', 'consecutive_failures', 'failing_since', 'created_at',
+];
+const SELECT = `SELECT ${COLUMNS.join(', ')} FROM webhooks`;
+const DELIVERY_COLUMNS = 'id, webhook_id, event_id, event_type, attempt, status_code, duration_ms, error, created_at';
+
+function columns(patch: Partial<StoredWebhook>): { names: string[]; values: unknown[] } {
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === 'id' || !COLUMNS.includes(k) || v === undefined) continue;
+    names.push(k);
+    values.push(k === 'events' || k === 'filters' ? JSON.stringify(v) : v);
+  }
+  return { names, values };
+}
+
+export class PgWebhookRepository implements WebhookRepository {
+  constructor(private readonly db: PgDb) {}
+
+  async create(w: StoredWebhook): Promise<void> {
+    const { names, values } = columns(w);
+    await this.db.query(`INSERT INTO webhooks (id, ${names.join(', ')}) VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')})`, [w.id, ...values]);
+  }
+
+  async get(accountId: string, id: string): Promise<StoredWebhook | null> {
+    return (await this.db.query<StoredWebhook>(`${SELECT} WHERE id = $1 AND account_id = $2`, [id, accountId])).rows[0] ?? null;
+  }
+
+  async getById(id: string): Promise<StoredWebhook | null> {
+    return (await this.db.query<StoredWebhook>(`${SELECT} WHERE id = $1`, [id])).rows[0] ?? null;
+  }
+
+  async list(accountId: string): Promise<StoredWebhook[]> {
+    return (await this.db.query<StoredWebhook>(`${SELECT} WHERE account_id = $1 ORDER BY created_at, id`, [accountId])).rows;
+  }
+
+  async listSubscribed(eventType: string, accountId: string | null): Promise<StoredWebhook[]> {
+    const r = await this.db.query<StoredWebhook>(
+      `${SELECT} WHERE events ? $1 AND status <> 'disabled' AND ($2::text IS NULL OR account_id = $2) ORDER BY created_at, id`,
+      [eventType, accountId],
+    );
+    return r.rows;
+  }
+
+  async update(id: string, patch: Partial<StoredWebhook>): Promise<void> {
+    const { names, values } = columns(patch);
+    if (names.length === 0) return;
+    await this.db.query(`UPDATE webhooks SET ${names.map((n, i) => `${n} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...values]);
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    return ((await this.db.query('DELETE FROM webhooks WHERE id = $1 AND account_id = $2', [id, accountId])).rowCount ?? 0) > 0;
+  }
+
+  async recordDelivery(d: StoredDelivery): Promise<void> {
+    await insertDelivery(this.db, d);
+  }
+
+  async listDeliveries(webhookId: string, limit: number, before?: { created_at: string; id: string }): Promise<StoredDelivery[]> {
+    const r = before
+      ? await this.db.query<StoredDelivery>(
+          `SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE webhook_id = $1 AND (created_at, id) < ($2, $3)
+           ORDER BY created_at DESC, id DESC LIMIT $4`,
+          [webhookId, before.created_at, before.id, limit],
+        )
+      : await this.db.query<StoredDelivery>(`SELECT ${DELIVERY_COLUMNS} FROM deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [
+          webhookId,
+          limit,
+        ]);
+    return r.rows;
+  }
+
+  async recordOutcome(id: string, ok: boolean, opts: { now: string; failingAfter: number }): Promise<void> {
+    await applyOutcome(this.db, id, ok, opts.now, opts.failingAfter);
+  }
+
+  async recordAttempts(items: readonly { delivery: StoredDelivery; ok: boolean }[], opts: { failingAfter: number }): Promise<void> {
+    if (items.length === 0) return;
+    await this.db.tx(async (client) => {
+      for (const { delivery, ok } of items) {
+        await insertDelivery(client, delivery);
+        await applyOutcome(client, delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
+      }
+    });
+  }
+}
+
+async function insertDelivery(q: Queryable, d: StoredDelivery): Promise<void> {
+  await q.query(
+    `INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [d.id, d.webhook_id, d.event_id, d.event_type, d.attempt, d.status_code, d.duration_ms, d.error, d.created_at],
+  );
+}
+
+async function applyOutcome(q: Queryable, id: string, ok: boolean, now: string, failingAfter: number): Promise<void> {
+  if (ok) {
+    // Written only when there is something to clear, so the common case costs no write.
+    await q.query(
+      `UPDATE webhooks SET consecutive_failures = 0, failing_since = NULL,
+         status = CASE WHEN status = 'disabled' THEN status ELSE 'active' END
+       WHERE id = $1 AND (consecutive_failures <> 0 OR failing_since IS NOT NULL OR status = 'failing')`,
+      [id],
+    );
+    return;
+  }
+  await q.query(
+    `UPDATE webhooks SET consecutive_failures = consecutive_failures + 1,
+       failing_since = CASE WHEN status = 'active' AND consecutive_failures + 1 >= $2 THEN $3 ELSE failing_since END,
+       status = CASE WHEN status = 'active' AND consecutive_failures + 1 >= $2 THEN 'failing' ELSE status END
+     WHERE id = $1`,
+    [id, failingAfter, now],
+  );
+}

@@ -1,0 +1,104 @@
+// What several processes on one store rely on, for every Store implementation: a job is claimed
+// once however many claimers race, only the current lease holder settles, export files stream
+// back byte for byte with ranges, and rate windows never hand out more than their limit.
+import { createHash, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.js';
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
+  return Buffer.concat(chunks);
+}
+
+export function workContract(name: string, open: () => Promise<Store>): void {
+  describe(`Store work contract: ${name}`, () => {
+    const withStore = (fn: (s: Store) => Promise<void>) => async () => {
+      const store = await open();
+      try {
+        await fn(store);
+      } finally {
+        await store.close();
+      }
+    };
+
+    it('only the current lease holder extends or settles a job; a late settlement does nothing', withStore(async (s) => {
+      await s.jobs.enqueue('k', { n: 1 });
+      const first = (await s.jobs.claim(['k'], 30))!;
+      expect(await s.jobs.extend(first, 30)).toBe(true);
+      await new Promise((r) => setTimeout(r, 60));
+      const second = (await s.jobs.claim(['k'], 10_000))!; // the first worker's lease lapsed
+      expect(second.id).toBe(first.id);
+      expect(second.lease).not.toBe(first.lease);
+      expect(await s.jobs.extend(first, 10_000)).toBe(false);
+      expect(await s.jobs.complete(first)).toBe(false);
+      expect(await s.jobs.retry(first, new Date(), 'late')).toBe(false);
+      await s.jobs.settle([{ job: first, outcome: 'fail', error: 'late' }]);
+      expect(await s.jobs.claim(['k'], 10)).toBeNull(); // still held by the second claim
+      await s.jobs.settle([{ job: second, outcome: 'retry', runAt: new Date(Date.now() - 1), error: 'again' }]);
+      const third = (await s.jobs.claim(['k'], 10_000))!;
+      expect(third).toMatchObject({ id: first.id, attempts: 1 });
+      expect(await s.jobs.release(third)).toBe(true);
+      const fourth = (await s.jobs.claim(['k'], 10_000))!;
+      expect(fourth.attempts).toBe(1); // a release counts no attempt
+      expect(await s.jobs.complete(fourth)).toBe(true);
+      expect(await s.jobs.claim(['k'], 10)).toBeNull();
+    }));
+
+    it('racing claimers get each job exactly once', withStore(async (s) => {
+      const n = 120;
+      await s.jobs.enqueueMany(Array.from({ length: n }, (_, i) => ({ kind: 'race', payload: { i }, key: `race:${i}` })));
+      await s.jobs.enqueueMany([{ kind: 'race', payload: { i: 0 }, key: 'race:0' }]); // deduped
+      const claimed: string[] = [];
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          for (;;) {
+            const jobs = await s.jobs.claimMany(['race'], 60_000, 7);
+            if (jobs.length === 0) return;
+            claimed.push(...jobs.map((j) => j.id));
+            await s.jobs.settle(jobs.map((job) => ({ job, outcome: 'complete' as const })));
+          }
+        }),
+      );
+      expect(claimed.length).toBe(n);
+      expect(new Set(claimed).size).toBe(n);
+    }));
+
+    it('export files: parts written in pieces read back whole and by range; unfinished parts are invisible', withStore(async (s) => {
+      const bytes = randomBytes(2_500_000 + 123);
+      const sink = await s.exportFiles.createPart('exp_f', 'part-001.csv');
+      for (let at = 0; at < bytes.length; at += 300_001) await sink.write(bytes.subarray(at, at + 300_001));
+      expect(await s.exportFiles.size('exp_f', 'part-001.csv')).toBeNull(); // not finished yet
+      await sink.finish();
+      expect(await s.exportFiles.size('exp_f', 'part-001.csv')).toBe(bytes.length);
+      const whole = await readAll(s.exportFiles.read('exp_f', 'part-001.csv'));
+      expect(createHash('sha256').update(whole).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+      for (const [start, end] of [[0, 0], [1_048_570, 1_048_580], [5, 2_200_000], [bytes.length - 10, bytes.length - 1]]) {
+        expect((await readAll(s.exportFiles.read('exp_f', 'part-001.csv', { start, end }))).equals(bytes.subarray(start, end + 1))).toBe(true);
+      }
+      const dropped = await s.exportFiles.createPart('exp_f', 'part-002.csv');
+      await dropped.write(Buffer.from('half'));
+      await dropped.abort();
+      expect(await s.exportFiles.size('exp_f', 'part-002.csv')).toBeNull();
+      // A second run writing the same part replaces it whole.
+      const rerun = await s.exportFiles.createPart('exp_f', 'part-001.csv');
+      await rerun.write(Buffer.from('second run'));
+      await rerun.finish();
+      expect((await readAll(s.exportFiles.read('exp_f', 'part-001.csv'))).toString()).toBe('second run');
+      await s.exportFiles.clear('exp_f');
+      expect(await s.exportFiles.size('exp_f', 'part-001.csv')).toBeNull();
+    }));
+
+    it('rate windows: racing takers never get more than the limit between them', withStore(async (s) => {
+      const start = Date.now() - (Date.now() % 60_000);
+      const got = await Promise.all(Array.from({ length: 12 }, () => s.rateWindows.take('key_1', start, 5, 37)));
+      expect(got.reduce((a, b) => a + b.granted, 0)).toBe(37);
+      expect(Math.max(...got.map((g) => g.used))).toBe(37);
+      expect(await s.rateWindows.take('key_1', start, 5, 37)).toEqual({ granted: 0, used: 37 });
+      await s.rateWindows.giveBack('key_1', start, 3);
+      expect(await s.rateWindows.take('key_1', start, 5, 37)).toEqual({ granted: 3, used: 37 });
+      expect(await s.rateWindows.take('key_1', start + 60_000, 5, 37)).toEqual({ granted: 5, used: 5 }); // a new window
+      expect((await s.rateWindows.take('key_2', start, 5, 37)).granted).toBe(5); // per key
+    }));
+  });
+}
