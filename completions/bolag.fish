@@ -254,7 +254,7 @@ complete -c bolag -n '__bolag_path_is \'serve\'' -l port -r -d 'Port to listen o
 complete -c bolag -n '__bolag_path_is \'serve\'' -l host -r -d 'Address to listen on'
 complete -c bolag -n '__bolag_path_is \'serve\'' -l database-url -r -d 'PostgreSQL connection URL (instead of --db)'
 complete -c bolag -n '__bolag_path_is \'serve\'' -l seed-count -r -d 'Companies to generate when the register is empty'
-complete -c bolag -n '__bolag_path_is \'serve\'' -l public-url -r -d 'Public base URL (…/api/public/v1) used in download links'
+complete -c bolag -n '__bolag_path_is \'serve\'' -l public-url -r -d 'Address clients reach the service at, for the links it hands out: the root (https://api.example.se) or a mount point behind a proxy (https://example.se/bolag); /api/public/v1 is added'
 complete -c bolag -n '__bolag_path_is \'serve\'' -l allow-insecure-webhooks -d 'Allow http and internal webhook URLs (local development only)'
 complete -c bolag -n '__bolag_path_is \'serve\'' -l webhook-retry-schedule -r -d 'Comma-separated retry delays in seconds (default 60,300,1800,7200,21600,43200,86400)'
 complete -c bolag -n '__bolag_path_is \'serve\'' -l webhook-disable-after -r -d 'Seconds a failing webhook has before it is disabled'
