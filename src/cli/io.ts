@@ -12,6 +12,8 @@ export interface IOStreams {
   stderrIsTTY: boolean;
   /** Terminal width of stdout (80 when unknown). */
   columns(): number;
+  /** Width to wrap help text at: the terminal's, else $COLUMNS, else 100 (help piped to a file or pager). */
+  helpWidth(stream: 'out' | 'err'): number;
   /** Whether colour may be used on the terminal (false with --no-color or NO_COLOR). */
   color: boolean;
 }
@@ -29,6 +31,7 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IOStreams {
     stdoutIsTTY,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: () => process.stdout.columns || Number(env.COLUMNS) || 80,
+    helpWidth: (stream) => (stream === 'out' ? process.stdout : process.stderr).columns || Number(env.COLUMNS) || 100,
     color: stdoutIsTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb',
   };
 }
@@ -57,6 +60,7 @@ export function testIO(opts: { tty?: boolean; columns?: number; stdin?: string }
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     columns: () => opts.columns ?? 100,
+    helpWidth: () => opts.columns ?? 100,
     color: false,
     out: () => Buffer.concat(out).toString('utf8'),
     err: () => Buffer.concat(err).toString('utf8'),
