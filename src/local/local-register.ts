@@ -24,7 +24,7 @@ export async function startLocalRegister(
   // The default register keeps its key in BOLAG_HOME; one given with --db keeps it beside itself.
   const keyFile = opts.dbPath ? `${opts.dbPath}.local-key` : join(bolagHome(env), 'local-key');
   const seedCount = env.BOLAG_SEED_COUNT ? Number(env.BOLAG_SEED_COUNT) : DEFAULT_SEED_COUNT;
-  const server = await startServer({ port: 0, host: '127.0.0.1', dbPath, seedCount, onSeedProgress: opts.onProgress, rateLimit: { max: 0, windowMs: 60_000 } });
+  const server = await startServer({ port: 0, host: '127.0.0.1', dbPath, seedCount, onSeedProgress: opts.onProgress, rateLimit: { max: 0, windowMs: 60_000 }, docs: false });
   let apiKey = server.apiKey;
   if (apiKey) writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
   else if (existsSync(keyFile)) apiKey = readFileSync(keyFile, 'utf8').trim();

@@ -69,7 +69,7 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
 
   installErrorHandling(app, installEarlyErrors(app));
 
-  await docsRoutes(app, ctx);
+  if (options.docs !== false) await docsRoutes(app, ctx);
   await app.register(
     async (api) => {
       companyRoutes(api, ctx);
