@@ -29,13 +29,15 @@ export interface CliBenchResult {
 export async function runCliBench(args: string[] = []): Promise<CliBenchResult> {
   const rows = args[0] ? Number(args[0]) : 100_000;
 
-  const nodeMedianMs = await medianWall(['-e', '0'], 15, false);
-  const helpMedianMs = await medianWall(['--help'], 15);
+  // Side by side, alternating, so that whatever else the machine is doing weighs on both.
+  const [nodeMedianMs, helpMedianMs] = await mediansSideBySide([['-e', '0'], [BIN, '--help']], 21);
   const searchHelpMedianMs = await medianWall(['search', '--help'], 9);
+  const helpRatio = helpMedianMs / nodeMedianMs;
   console.log('cli: start-up');
   console.log(`  bolag --help          median ${helpMedianMs.toFixed(0)} ms (goal < 150 ms: ${helpMedianMs < 150 ? 'met' : 'NOT met'})`);
   console.log(`  bolag search --help   median ${searchHelpMedianMs.toFixed(0)} ms`);
   console.log(`  node -e 0             median ${nodeMedianMs.toFixed(0)} ms (Node's own start-up on this machine, for scale)`);
+  console.log(`  ratio                 bolag --help = ${helpRatio.toFixed(2)} × node -e 0 (goal <= 1.5: ${helpRatio <= 1.5 ? 'met' : 'NOT met'})`);
 
   const keep = process.env.BOLAG_BENCH_DB;
   const dir = keep ? undefined : mkdtempSync(join(tmpdir(), 'bolag-bench-cli-'));
@@ -88,11 +90,24 @@ function median(values: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-async function medianWall(args: string[], runs: number, bolag = true): Promise<number> {
+/** Median wall time of each command, run in turn (a, b, a, b, …) after two warm-up rounds. */
+async function mediansSideBySide(commands: string[][], runs: number): Promise<number[]> {
+  const times: number[][] = commands.map(() => []);
+  for (let i = 0; i < runs + 2; i++) {
+    for (const [k, args] of commands.entries()) {
+      const started = process.hrtime.bigint();
+      await exec(process.execPath, args, { ...process.env }, () => undefined);
+      if (i >= 2) times[k].push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  }
+  return times.map(median);
+}
+
+async function medianWall(args: string[], runs: number): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < runs + 2; i++) {
     const started = process.hrtime.bigint();
-    await exec(process.execPath, bolag ? [BIN, ...args] : args, { ...process.env }, () => undefined);
+    await exec(process.execPath, [BIN, ...args], { ...process.env }, () => undefined);
     if (i >= 2) times.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
   return median(times);

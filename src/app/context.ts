@@ -19,6 +19,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** Run background workers (exports, webhook deliveries) in this process. */
   workers?: boolean;
+  /** Serve the API reference page at /docs (default true; the CLI's in-process register skips it). */
+  docs?: boolean;
 }
 
 export interface ServerContext {

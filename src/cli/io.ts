@@ -1,6 +1,7 @@
 // The three streams and what we know about them. Output depends on whether stdout is a
 // terminal; notices, spinners and errors go to stderr. Tests build an IOStreams over buffers.
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 
 export interface IOStreams {
   stdin: Readable;
@@ -11,6 +12,8 @@ export interface IOStreams {
   stderrIsTTY: boolean;
   /** Terminal width of stdout (80 when unknown). */
   columns(): number;
+  /** Width to wrap help text at: the terminal's, else $COLUMNS, else 100 (help piped to a file or pager). */
+  helpWidth(stream: 'out' | 'err'): number;
   /** Whether colour may be used on the terminal (false with --no-color or NO_COLOR). */
   color: boolean;
 }
@@ -18,13 +21,17 @@ export interface IOStreams {
 export function systemIO(env: NodeJS.ProcessEnv = process.env): IOStreams {
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   return {
-    stdin: process.stdin,
+    // process.stdin is a getter that opens the stream: only a command that reads it pays.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdinIsTTY: isatty(0),
     stdoutIsTTY,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: () => process.stdout.columns || Number(env.COLUMNS) || 80,
+    helpWidth: (stream) => (stream === 'out' ? process.stdout : process.stderr).columns || Number(env.COLUMNS) || 100,
     color: stdoutIsTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb',
   };
 }
@@ -53,6 +60,7 @@ export function testIO(opts: { tty?: boolean; columns?: number; stdin?: string }
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     columns: () => opts.columns ?? 100,
+    helpWidth: () => opts.columns ?? 100,
     color: false,
     out: () => Buffer.concat(out).toString('utf8'),
     err: () => Buffer.concat(err).toString('utf8'),

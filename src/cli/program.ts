@@ -1,9 +1,10 @@
 // The root command: global options (contract §3) and the commands of the registry, of which
 // only the one being run is loaded; the rest are listed from the registry's summaries.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { COMMANDS, findCommand, type CommandEntry } from './commands/index.js';
 import type { Factory } from './factory.js';
 import type { IOStreams } from './io.js';
+import { helpNotes, narrowFormatItem } from './help-layout.js';
 
 const GLOBAL = 'Global options:';
 
@@ -23,19 +24,22 @@ export function buildRootProgram(io: IOStreams, version: string): Command {
     .addOption(new Option('--no-color', 'No colour (also NO_COLOR)').helpGroup(GLOBAL))
     .addHelpText(
       'after',
-      '\nWith no service configured, commands use the local register (an in-process server over the\n' +
-        'embedded database under BOLAG_HOME). Precedence: flag > environment > profile > local register.\n\n' +
-        'Run "bolag <command> --help" for the flags of a command.',
+      helpNotes({
+        notes: [
+          'With no service configured, commands use the local register (an in-process server over the embedded database under BOLAG_HOME). Precedence: flag > environment > profile > local register.',
+          'Run "bolag <command> --help" for the flags of a command.',
+        ],
+      }),
     )
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
-      getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns() : 100),
-      getErrHelpWidth: () => (io.stderrIsTTY ? io.columns() : 100),
+      getOutHelpWidth: () => io.helpWidth('out'),
+      getErrHelpWidth: () => io.helpWidth('err'),
     })
-    .configureHelp({ showGlobalOptions: true });
+    .configureHelp({ showGlobalOptions: true, formatItem: narrowFormatItem(Help.prototype.formatItem) });
   return program;
 }
 

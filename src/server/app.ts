@@ -13,6 +13,7 @@ import { newRequestId } from './request-id.js';
 import { RateLimiter } from '../app/rate-limit.js';
 import { companyRoutes } from './routes/companies.js';
 import { openApiRoutes } from './routes/openapi.js';
+import { docsRoutes } from './routes/docs.js';
 import { Signer } from '../app/signer.js';
 import { ROUTE_MODULES } from './route-modules.js';
 
@@ -68,6 +69,7 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
 
   installErrorHandling(app, installEarlyErrors(app));
 
+  if (options.docs !== false) await docsRoutes(app, ctx);
   await app.register(
     async (api) => {
       companyRoutes(api, ctx);

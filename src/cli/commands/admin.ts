@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { PLANS, SCOPES, type Plan, type Scope } from '../../core/values.js';
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
+import { helpNotes } from '../help-layout.js';
 
 function parseScopes(value: string): Scope[] {
   const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -26,7 +27,7 @@ export function buildAdminCommand(f: Factory): Command {
     .addOption(new Option('--scopes <scopes>', `Comma-separated: ${SCOPES.join(', ')}, or all`).makeOptionMandatory().argParser(parseScopes))
     .addOption(new Option('--plan <plan>', 'Plan of a new account').choices([...PLANS]).default('free'))
     .option('--account <name>', 'Account name (created when new)', 'default')
-    .addHelpText('after', '\nExamples:\n  $ bolag admin keys create --scopes companies:read\n  $ bolag admin keys create --scopes all --plan pro --account acme')
+    .addHelpText('after', helpNotes({ examples: ['bolag admin keys create --scopes companies:read', 'bolag admin keys create --scopes all --plan pro --account acme'] }))
     .action(async (raw: { scopes: Scope[]; plan: Plan; account: string }) => {
       const { adminKeysCreateRun } = await import('./admin/keys.js');
       return adminKeysCreateRun({ factory: f, scopes: raw.scopes, plan: raw.plan, account: raw.account });

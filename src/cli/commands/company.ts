@@ -4,6 +4,7 @@ import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
 import { setCompletionValues } from '../completion/values.js';
 import type { CompanyOptions } from './company/options.js';
+import { helpNotes } from '../help-layout.js';
 
 export function buildCompanyCommand(f: Factory, runF?: (opts: CompanyOptions) => Promise<void>): Command {
   return new Command('company')
@@ -12,7 +13,7 @@ export function buildCompanyCommand(f: Factory, runF?: (opts: CompanyOptions) =>
     .argument('<id>', 'Company id or organisation number (NNNNNN-NNNN)')
     .addOption(new Option('--format <format>', 'table (fields down the page) or json; default: table on a terminal, json otherwise').choices(['table', 'json']))
     .addOption(setCompletionValues(new Option('--expand <what>', 'Include the latest financial statement'), ['latest_financials']))
-    .addHelpText('after', '\nExamples:\n  $ bolag company 556677-8899\n  $ bolag company 5566778899 --expand latest_financials --format json')
+    .addHelpText('after', helpNotes({ examples: ['bolag company 556677-8899', 'bolag company 5566778899 --expand latest_financials --format json'] }))
     .action(async (id: string, raw: { format?: 'table' | 'json'; expand?: string }) => {
       if (raw.expand !== undefined && raw.expand !== 'latest_financials') {
         throw new UsageError(`Invalid --expand: must be latest_financials.`, { flag: '--expand' });

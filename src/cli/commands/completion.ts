@@ -4,14 +4,14 @@ import { Argument, Command, Option } from 'commander';
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
 import type { CompletionOptions } from './completion/options.js';
+import { helpNotes } from '../help-layout.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
-const INSTALL = `
-Install:
-  bash  source <(bolag completion bash)                  (in ~/.bashrc)
-  zsh   bolag completion zsh > "\${fpath[1]}/_bolag"      (then restart zsh)
-  fish  bolag completion fish > ~/.config/fish/completions/bolag.fish`;
+const INSTALL = helpNotes({
+  heading: 'Install (bash: add the line to ~/.bashrc; zsh: then restart zsh; fish):',
+  examples: ['source <(bolag completion bash)', 'bolag completion zsh > "${fpath[1]}/_bolag"', 'bolag completion fish > ~/.config/fish/completions/bolag.fish'],
+});
 
 export function buildCompletionCommand(f: Factory, runF?: (opts: CompletionOptions) => Promise<void>): Command {
   return new Command('completion')

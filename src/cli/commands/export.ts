@@ -12,13 +12,15 @@ import { deriveFlags } from '../flags/derive.js';
 import { filterCompletionValues } from '../flags/search-flags.js';
 import { validateParams } from '../flags/validate.js';
 import type { RecordFormat, ExportOptions } from './export/options.js';
+import { helpNotes } from '../help-layout.js';
 
-const CREATE_EXAMPLES = `
-Examples:
-  $ bolag export create --category snickerier --county "Västra Götalands län" --trend växande \\
-      --website-status har_hemsida --format csv --wait --out ./export
-  $ bolag export create --legal-form aktiebolag --revenue-min 10000000 --format jsonl
-  $ bolag export create --county 01 --fields name,org_nr,address --idempotency-key monthly-2025-06 --wait`;
+const CREATE_EXAMPLES = helpNotes({
+  examples: [
+    'bolag export create --category snickerier --county "Västra Götalands län" --trend växande --website-status har_hemsida --format csv --wait --out ./export',
+    'bolag export create --legal-form aktiebolag --revenue-min 10000000 --format jsonl',
+    'bolag export create --county 01 --fields name,org_nr,address --idempotency-key monthly-2025-06 --wait',
+  ],
+});
 
 function parseFields(value: string): string[] {
   const fields = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -42,7 +44,7 @@ export function buildExportCommand(f: Factory, runF?: (opts: ExportOptions) => P
   const cmd = new Command('export')
     .summary('Create and download exports')
     .description(
-      'Export a search as CSV or JSONL: the service writes it in parts of 100,000 rows, and the CLI\n' +
+      'Export a search as CSV or JSONL: the service writes it in parts of 100,000 rows, and the CLI ' +
         'waits for it and downloads every part, checking each against its sha256.',
     );
   const run = async (opts: ExportOptions) => {
@@ -60,8 +62,8 @@ export function buildExportCommand(f: Factory, runF?: (opts: ExportOptions) => P
   const create = new Command('create')
     .summary('Create an export of a search')
     .description(
-      'Create an export of every company matching the filters (the filters of bolag search).\n' +
-        'Companies with an advertising block are left out unless you pass --no-exclude-advertising-blocked.\n' +
+      'Create an export of every company matching the filters (the filters of bolag search). ' +
+        'Companies with an advertising block are left out unless you pass --no-exclude-advertising-blocked. ' +
         'With --wait, wait for it and download every part into --out, then print the paths written.',
     );
   addParamFlags(create, filters, { group: 'Filters:', completions: filterCompletionValues() });
@@ -119,8 +121,8 @@ export function buildExportCommand(f: Factory, runF?: (opts: ExportOptions) => P
   const download = new Command('download')
     .summary('Download every part of an export, checking sha256; resumes partial files')
     .description(
-      'Download every part of an export into --out (waiting first if it is not completed yet). Each\n' +
-        'part is checked against its sha256 before it gets its final name; an interrupted download\n' +
+      'Download every part of an export into --out (waiting first if it is not completed yet). Each ' +
+        'part is checked against its sha256 before it gets its final name; an interrupted download ' +
         'resumes where it stopped. Prints the paths written.',
     )
     .argument('<id>', 'Export id (exp_…)')

@@ -8,6 +8,7 @@ import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
 import { collectFilter, parseEvents } from './webhooks.js';
 import type { ListenOptions } from './listen/options.js';
+import { helpNotes } from '../help-layout.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
@@ -40,10 +41,10 @@ export function buildListenCommand(f: Factory, runF?: (opts: ListenOptions) => P
   return new Command('listen')
     .summary('Receive, verify and print webhook deliveries locally')
     .description(
-      'Listen for webhook deliveries (POST, any path), verify their Bolag-Signature with one or more secrets\n' +
-        '(any matching v1 signature, 300 s tolerance), answer 200 at once (400 on a bad signature), skip event ids\n' +
-        'already seen, and print each delivery: pretty on a terminal, one event a line (JSONL) otherwise.\n' +
-        'Secrets can also come from BOLAG_WEBHOOK_SECRET (comma-separated), keeping them out of the process list.\n' +
+      'Listen for webhook deliveries (POST, any path), verify their Bolag-Signature with one or more secrets ' +
+        '(any matching v1 signature, 300 s tolerance), answer 200 at once (400 on a bad signature), skip event ids ' +
+        'already seen, and print each delivery: pretty on a terminal, one event a line (JSONL) otherwise. ' +
+        'Secrets can also come from BOLAG_WEBHOOK_SECRET (comma-separated), keeping them out of the process list. ' +
         'The output of --exec goes to stderr, so stdout stays the event stream. Stop with Ctrl-C.',
     )
     .addOption(new Option('--port <port>', 'Port to listen on (0 picks a free one)').default(4242).argParser(port))
@@ -58,9 +59,13 @@ export function buildListenCommand(f: Factory, runF?: (opts: ListenOptions) => P
     .addOption(new Option('--filter <key=values>', 'With --register-url: restrict company events (repeatable)').argParser(collectFilter))
     .addHelpText(
       'after',
-      '\nExamples:\n  $ bolag listen --secret whsec_… --forward-to http://localhost:3000/webhooks\n' +
-        "  $ bolag listen --secret whsec_old,whsec_new --exec 'jq -r .type'\n" +
-        '  $ bolag listen --register-url https://abc.tunnel.example/ --events company.updated --filter county=01',
+      helpNotes({
+        examples: [
+          'bolag listen --secret whsec_… --forward-to http://localhost:3000/webhooks',
+          "bolag listen --secret whsec_old,whsec_new --exec 'jq -r .type'",
+          'bolag listen --register-url https://abc.tunnel.example/ --events company.updated --filter county=01',
+        ],
+      }),
     )
     .action(async (raw: {
       port: number;

@@ -9,14 +9,15 @@ import { validateParams } from '../flags/validate.js';
 import { filterCompletionValues, filterFlags, outputFlags, SEARCH_LABELS } from '../flags/search-flags.js';
 import { defaultFormat, OUTPUT_FORMATS, type OutputFormat } from '../output/formatter.js';
 import type { SearchOptions } from './search/options.js';
+import { helpNotes } from '../help-layout.js';
 
-const EXAMPLES = `
-Examples:
-  $ bolag search "bageri" --county "Skåne län" --f-skatt
-  $ bolag search --category it-konsulter --revenue-min 10000000 --sort -revenue --max 50
-  $ bolag search --near 59.33,18.07 --radius-km 2 --sort distance --format csv > nara.csv
-  $ bolag search --legal-form aktiebolag --all --format jsonl | jq .org_nr
-  $ bolag search --status konkurs --registered-from 2024-01-01 --count`;
+const EXAMPLES = [
+  'bolag search "bageri" --county "Skåne län" --f-skatt',
+  'bolag search --category it-konsulter --revenue-min 10000000 --sort -revenue --max 50',
+  'bolag search --near 59.33,18.07 --radius-km 2 --sort distance --format csv > nara.csv',
+  'bolag search --legal-form aktiebolag --all --format jsonl | jq .org_nr',
+  'bolag search --status konkurs --registered-from 2024-01-01 --count',
+];
 
 export function buildSearchCommand(f: Factory, runF?: (opts: SearchOptions) => Promise<void>): Command {
   const filters = filterFlags();
@@ -36,7 +37,7 @@ export function buildSearchCommand(f: Factory, runF?: (opts: SearchOptions) => P
         .choices(OUTPUT_FORMATS)
         .helpGroup('Output:'),
     )
-    .addHelpText('after', EXAMPLES)
+    .addHelpText('after', helpNotes({ examples: EXAMPLES }))
     .action(async (q: string | undefined, raw: Record<string, unknown>) => {
       const params = readParamFlags(raw, [...filters, ...output]);
       if (q !== undefined) params.q = q;

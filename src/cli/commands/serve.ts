@@ -4,6 +4,7 @@ import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
 import { publicApiBase } from '../../core/public-url.js';
 import type { ServeOptions } from './serve/options.js';
+import { helpNotes } from '../help-layout.js';
 
 /** --public-url as typed (root, mount point or base URL) → the API base URL; refused values exit 2. */
 function publicUrl(value: string): string {
@@ -39,7 +40,18 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
     .addOption(new Option('--webhook-disable-after <seconds>', 'Seconds a failing webhook has before it is disabled').argParser(positiveInt('--webhook-disable-after')))
     .addOption(new Option('--export-part-rows <n>', 'Rows per export file part (default 100000)').argParser(positiveInt('--export-part-rows')))
     .addOption(new Option('--rate-limit <n>', 'Requests per API key per minute; 0 turns the limit off').argParser(positiveInt('--rate-limit')))
-    .addHelpText('after', '\nExamples:\n  $ bolag serve\n  $ bolag serve --port 9000 --db ./register.db --seed-count 50000\n  $ bolag serve --database-url postgres://bolag@db.internal:5432/bolag --host 0.0.0.0')
+    .addHelpText(
+      'after',
+      helpNotes({
+        notes: ['The API answers under /api/public/v1; its reference is at /docs in a browser (no key needed).'],
+        examples: [
+          'bolag serve',
+          'bolag serve --port 9000 --db ./register.db --seed-count 50000',
+          'bolag serve --host 0.0.0.0 --public-url https://example.se/bolag',
+          'bolag serve --database-url postgres://bolag@db.internal:5432/bolag',
+        ],
+      }),
+    )
     .action(async (raw: Record<string, unknown>) => {
       const target = await f.storeTarget();
       let schedule: number[] | undefined;

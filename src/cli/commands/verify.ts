@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
 import type { VerifyOptions } from './verify/options.js';
+import { helpNotes } from '../help-layout.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
@@ -10,8 +11,8 @@ export function buildVerifyCommand(f: Factory, runF?: (opts: VerifyOptions) => P
   return new Command('verify')
     .summary('Check the signature of a saved webhook delivery')
     .description(
-      'Verify a Bolag-Signature header against the exact body bytes (from --body-file, or stdin) with one or more\n' +
-        'secrets. Exit 0 when a v1 signature matches and the timestamp is within the tolerance, 1 otherwise.\n' +
+      'Verify a Bolag-Signature header against the exact body bytes (from --body-file, or stdin) with one or more ' +
+        'secrets. Exit 0 when a v1 signature matches and the timestamp is within the tolerance, 1 otherwise. ' +
         'A delivery saved earlier is older than the 300 s default: give --tolerance to check it.',
     )
     .addOption(new Option('--secret <whsec>', 'Signing secret (repeatable, or comma-separated; also BOLAG_WEBHOOK_SECRET)').argParser(collect))
@@ -24,7 +25,7 @@ export function buildVerifyCommand(f: Factory, runF?: (opts: VerifyOptions) => P
         return n;
       }),
     )
-    .addHelpText('after', "\nExamples:\n  $ bolag verify --secret whsec_… --signature 't=1700000000,v1=5f…' --body-file delivery.json --tolerance 86400")
+    .addHelpText('after', helpNotes({ examples: ["bolag verify --secret whsec_… --signature 't=1700000000,v1=5f…' --body-file delivery.json --tolerance 86400"] }))
     .action(async (raw: { secret?: string[]; signature: string; bodyFile?: string; tolerance: number }) => {
       const fromEnv = (f.env.BOLAG_WEBHOOK_SECRET ?? '').split(',').map((s) => s.trim()).filter(Boolean);
       const secrets = [...new Set([...(raw.secret ?? []), ...fromEnv])];

@@ -6,6 +6,7 @@ import { setCompletionValues } from '../completion/values.js';
 import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
 import type { RecordFormat, ListFormat, WebhooksAction, WebhooksOptions } from './webhooks/options.js';
+import { helpNotes } from '../help-layout.js';
 
 export function parseEvents(value: string): string[] {
   const events = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -43,7 +44,7 @@ export function buildWebhooksCommand(f: Factory, runF?: (opts: WebhooksOptions) 
   const cmd = new Command('webhooks')
     .summary('Manage webhooks: signed notifications of company changes and finished exports')
     .description(
-      'Create and manage webhooks. Deliveries are HTTP POSTs signed with the webhook secret (Bolag-Signature);\n' +
+      'Create and manage webhooks. Deliveries are HTTP POSTs signed with the webhook secret (Bolag-Signature); ' +
         'receive and verify them locally with "bolag listen".',
     );
   const run = async (action: WebhooksAction, format: ListFormat | undefined, list = false) => {
@@ -70,8 +71,12 @@ export function buildWebhooksCommand(f: Factory, runF?: (opts: WebhooksOptions) 
     .addOption(recordFormat())
     .addHelpText(
       'after',
-      '\nExamples:\n  $ bolag webhooks create --url https://example.com/hooks/bolag --events company.created,company.status_changed --filter county=01,Uppsala\n' +
-        '  $ bolag webhooks create --url https://example.com/hooks --events export.completed,export.failed',
+      helpNotes({
+        examples: [
+          'bolag webhooks create --url https://example.com/hooks/bolag --events company.created,company.status_changed --filter county=01,Uppsala',
+          'bolag webhooks create --url https://example.com/hooks --events export.completed,export.failed',
+        ],
+      }),
     )
     .action((raw: { url: string; events: string[]; filter?: Record<string, string[]>; format?: RecordFormat }) =>
       run({ kind: 'create', url: raw.url, events: raw.events, filters: raw.filter ?? {} }, raw.format),

@@ -70,6 +70,22 @@ Every request carries \`Authorization: Bearer <key>\` (scopes: companies:read, e
 
 GET /companies: filters combine with AND; a comma-separated value is an OR inside its filter. Text filters match case-insensitively and without diacritics. \`status\` defaults to \`aktiv\` (\`all\` for every status). Sorts: \`name\` (default without q), \`relevance\` (default with q), \`distance\` (needs near), \`revenue\`, \`profit\`, \`registration_date\`, \`equity_ratio\`, \`revenue_growth\`, \`employees_class\`; a leading \`-\` is descending; nulls come last in both directions and ties are broken by id. Relevance ranks, best first: names that begin with the query (by name), names or org nrs holding every word exactly, the same with the last word as a prefix, then matches through the industry; ties by id. Pages are keyset cursors: \`next_cursor\` is signed and bound to the query (only \`limit\` may change), and page 1,000 costs what page 1 costs. \`include_total=true\` adds \`pagination.total\`, counted exactly when that takes under 1 s and estimated otherwise (\`pagination.total_estimated: true\`).`;
 
+/** Groups for readers of the reference (GET /docs), by the first segment of the path. */
+const TAGS = [
+  { name: 'Companies', description: 'Search the register, read one company, list the categories.', paths: ['companies', 'categories'] },
+  { name: 'Exports', description: 'Asynchronous CSV or JSONL exports of a search, downloaded through signed links.', paths: ['exports'] },
+  { name: 'Webhooks', description: 'Signed event deliveries to your HTTPS endpoint.', paths: ['webhooks'] },
+  { name: 'Reference', description: 'This document.', paths: ['openapi.json'] },
+];
+
+function tagged(paths: Record<string, Record<string, Json>>): Record<string, Record<string, Json>> {
+  for (const [path, operations] of Object.entries(paths)) {
+    const tag = TAGS.find((t) => t.paths.includes(path.split('/')[1]))?.name;
+    if (tag) for (const op of Object.values(operations)) op.tags ??= [tag];
+  }
+  return paths;
+}
+
 export function buildOpenApiDocument(serverUrl: string) {
   const schemas: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries({ ...COMPONENT_SCHEMAS, ...OPERATIONS.components })) {
@@ -85,6 +101,7 @@ export function buildOpenApiDocument(serverUrl: string) {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas,
     },
-    paths: OPERATIONS.paths(),
+    tags: TAGS.map(({ name, description }) => ({ name, description })),
+    paths: tagged(OPERATIONS.paths() as Record<string, Record<string, Json>>),
   };
 }
