@@ -13,6 +13,8 @@ import { filterSql, registerSearchFunctions } from './filter-sql.js';
 import { readSlice } from './company-slices.js';
 import { bulkLoadCompanies, type SeedProgress } from './seeder.js';
 import { CountTally } from './stats/count-tally.js';
+import { canLoadInThreads, loadInThreads, seedThreads } from './bulk/load.js';
+import { generateBatches } from '../../seed/generate-batches.js';
 
 export class SqliteCompanyRepository implements CompanyRepository {
   constructor(private readonly db: Db) {
@@ -109,6 +111,12 @@ export class SqliteCompanyRepository implements CompanyRepository {
 
   async bulkLoad(batches: AsyncIterable<readonly Company[]>, total: number, onProgress?: SeedProgress): Promise<number> {
     return bulkLoadCompanies(this.db, batches, total, onProgress);
+  }
+
+  /** On worker threads when it can (bulk/load.ts), else the generated batches through bulkLoad. */
+  async seedGenerated(seed: string, count: number, onProgress?: SeedProgress): Promise<number> {
+    if (count > 0 && canLoadInThreads(this.db)) return loadInThreads(this.db, seed, count, seedThreads(), onProgress);
+    return bulkLoadCompanies(this.db, generateBatches(seed, count), count, onProgress);
   }
 
   async stats(): Promise<Record<string, number>> {

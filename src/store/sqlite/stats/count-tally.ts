@@ -15,6 +15,11 @@ export class CountTally {
     }
   }
 
+  /** A count made elsewhere (a loader thread), by its `dim\0value\0status` key. */
+  addKey(key: string, n: number): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + n);
+  }
+
   /** Adds the tally to the table (inside the caller's transaction) and empties it. */
   flush(db: Db): void {
     const upsert = db.prepare('INSERT INTO company_counts (dim, value, status, n) VALUES (?, ?, ?, ?) ON CONFLICT (dim, value, status) DO UPDATE SET n = n + excluded.n');
