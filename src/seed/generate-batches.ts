@@ -1,17 +1,10 @@
-// Companies in batches for the bulk loader. Generated inline: measured, handing batches over
-// from a worker thread cost the main thread more (structured clone and GC) than it saved.
+// Companies in batches for a store's bulk loader, chunk by chunk (chunks.ts) in this thread:
+// the same register the SQLite loader makes on several threads.
 import type { Company } from '../core/company.js';
-import { CompanyGenerator } from './generate-company.js';
-
-const BATCH = 10_000;
+import { chunkCount, chunkRows, generateChunk } from './chunks.js';
+import { IdentityStream } from './identities.js';
 
 export async function* generateBatches(seed: string, count: number): AsyncIterable<Company[]> {
-  const generator = new CompanyGenerator(seed);
-  for (let made = 0; made < count; ) {
-    const n = Math.min(BATCH, count - made);
-    const batch: Company[] = new Array(n);
-    for (let i = 0; i < n; i++) batch[i] = generator.next();
-    made += n;
-    yield batch;
-  }
+  const identities = new IdentityStream(seed);
+  for (let k = 0; k < chunkCount(count); k++) yield generateChunk(seed, k, identities.take(chunkRows(k, count).size));
 }

@@ -30,21 +30,24 @@ export class CompanyGenerator {
   private readonly orgNumbers: OrgNumberFactory;
   private readonly municipalities = new WeightedTable(MUNICIPALITIES, (m) => m.population);
   private readonly sni = new WeightedTable(SNI_DETAILS, (s) => s.weight);
-  private row = 0;
+  private row: number;
 
-  constructor(seed: string | number) {
+  /** `firstRow`: rows before this generator's first (its companies' ids follow on). */
+  constructor(seed: string | number, firstRow = 0) {
     this.random = new Random(`bolag:${seed}`);
     this.orgNumbers = new OrgNumberFactory(this.random);
+    this.row = firstRow;
   }
 
   *generate(count: number): Generator<Company> {
     for (let i = 0; i < count; i++) yield this.next();
   }
 
-  next(): Company {
+  /** The next company; `identity` gives its form and org nr (drawn elsewhere, identities.ts). */
+  next(identity?: { form: LegalForm; orgNr: string }): Company {
     const r = this.random;
     const rowid = ++this.row;
-    const form = weighted(r, LEGAL_FORM_SHARES);
+    const form = identity?.form ?? weighted(r, LEGAL_FORM_SHARES);
     const registration = this.registrationDate();
     const status = this.status(registration);
     const municipality = this.municipalities.draw(r);
@@ -63,11 +66,11 @@ export class CompanyGenerator {
     const websiteKnown = r.chance(0.92);
     const postal = r.pick(municipality.postal);
     const employees = figures?.employees ?? (form === 'enskild_näringsidkare' ? (r.chance(0.85) ? 0 : r.int(1, 4)) : r.int(0, 9));
-    const birthYear = REGISTER_YEAR - r.int(22, 75);
+    const orgNr = identity?.orgNr ?? this.orgNumbers.next(form, REGISTER_YEAR - r.int(22, 75));
 
     return {
       id: companyIdFromRow(rowid),
-      org_nr: formatOrgNr(this.orgNumbers.next(form, birthYear)),
+      org_nr: formatOrgNr(orgNr),
       name,
       legal_form: form,
       status,

@@ -10,5 +10,7 @@ export async function seedRegister(
   opts: { count?: number; seed?: string; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void } = {},
 ): Promise<number> {
   const count = opts.count ?? DEFAULT_SEED_COUNT;
-  return store.companies.bulkLoad(generateBatches(opts.seed ?? DEFAULT_SEED, count), count, opts.onProgress);
+  const seed = opts.seed ?? DEFAULT_SEED;
+  if (store.companies.seedGenerated) return store.companies.seedGenerated(seed, count, opts.onProgress);
+  return store.companies.bulkLoad(generateBatches(seed, count), count, opts.onProgress);
 }

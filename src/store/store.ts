@@ -43,6 +43,11 @@ export interface CompanyRepository {
   importRecords(records: Iterable<ImportRecord>, plan: ImportPlanner): Promise<ImportResult>;
   /** Replaces the whole register with these companies (the seeder's fast path). */
   bulkLoad(batches: AsyncIterable<readonly Company[]>, total: number, onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void): Promise<number>;
+  /**
+   * Optional: generates and loads the seeded register itself (in parallel, say), the same
+   * companies generateBatches(seed, count) yields. Stores without it get bulkLoad.
+   */
+  seedGenerated?(seed: string, count: number, onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void): Promise<number>;
   stats(): Promise<Record<string, number>>;
 }
 

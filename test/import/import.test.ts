@@ -124,3 +124,45 @@ describe('bolag db import', () => {
     expect(await events()).toEqual([]);
   });
 });
+
+describe('the statistics follow imports', () => {
+  it('counts per status, county, municipality, legal form and postal prefix stay exact after creates and updates', async () => {
+    const { countCompanies } = await import('../../src/store/sqlite/company-search.js');
+    const { toSearchQuery, SEARCH_QUERY_SCHEMA } = await import('../../src/core/search-params.js');
+    const a = await nth(8);
+    const b = await nth(9);
+    const other = (await nth(10)).municipality_code === a.municipality_code ? await nth(11) : await nth(10);
+    const path = write(
+      'moves.jsonl',
+      jsonl([
+        newCompany(a),
+        { org_nr: a.org_nr, status: a.status === 'konkurs' ? 'aktiv' : 'konkurs' },
+        { org_nr: b.org_nr, municipality_code: other.municipality_code, county_code: other.county_code, legal_form: b.legal_form === 'aktiebolag' ? 'handelsbolag' : 'aktiebolag' },
+      ]),
+    );
+    await importFile(store, path);
+    const exact = (params: Record<string, string>) => {
+      const filters = toSearchQuery(SEARCH_QUERY_SCHEMA.parse(params)).filters;
+      const truth = store.db.prepare('SELECT count(*) FROM companies c WHERE ' + [
+        filters.status ? `c.status IN (${filters.status.map((s) => `'${s}'`).join(',')})` : '1',
+        params.county ? `c.county_code = '${params.county}'` : '1',
+        params.municipality ? `c.municipality_code = '${params.municipality}'` : '1',
+        params.legal_form ? `c.legal_form = '${params.legal_form.replace('forening', 'förening')}'` : '1',
+        params.postal_code ? `c.postal_code LIKE '${params.postal_code}%'` : '1',
+      ].join(' AND ')).pluck().get();
+      expect(countCompanies(store.db, filters), JSON.stringify(params)).toEqual({ total: truth, estimated: false });
+    };
+    for (const status of ['aktiv', 'konkurs', 'all']) {
+      exact({ status });
+      for (const c of [a, b, other]) {
+        exact({ status, county: c.county_code });
+        exact({ status, municipality: c.municipality_code });
+        exact({ status, postal_code: c.address.postal_code.slice(0, 2) });
+      }
+      exact({ status, legal_form: 'aktiebolag' });
+      exact({ status, legal_form: 'handelsbolag' });
+    }
+    const row = store.db.prepare("SELECT n FROM company_counts WHERE dim = 'all' AND status = 'aktiv'").pluck().get();
+    expect(row).toBe(store.db.prepare("SELECT count(*) FROM companies WHERE status = 'aktiv'").pluck().get());
+  });
+});

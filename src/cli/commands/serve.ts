@@ -1,5 +1,6 @@
 // `bolag serve` (also `bolag --serve`): the full backend (contract §3).
 import { Command, Option } from 'commander';
+import { availableParallelism } from 'node:os';
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
 import { publicApiBase } from '../../core/public-url.js';
@@ -39,6 +40,11 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
     .addOption(new Option('--webhook-retry-schedule <seconds>', 'Comma-separated retry delays in seconds (default 60,300,1800,7200,21600,43200,86400)'))
     .addOption(new Option('--webhook-disable-after <seconds>', 'Seconds a failing webhook has before it is disabled').argParser(positiveInt('--webhook-disable-after')))
     .addOption(new Option('--export-part-rows <n>', 'Rows per export file part (default 100000)').argParser(positiveInt('--export-part-rows')))
+    .addOption(
+      new Option('--processes <n>', 'Server processes sharing the port and the database (1: this process alone)')
+        .default(availableParallelism(), 'the number of cores')
+        .argParser(positiveInt('--processes')),
+    )
     .addOption(new Option('--rate-limit <n>', 'Requests per API key per minute; 0 turns the limit off').argParser(positiveInt('--rate-limit')))
     .addHelpText(
       'after',
@@ -73,6 +79,7 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
         webhookDisableAfter: raw.webhookDisableAfter as number | undefined,
         exportPartRows: raw.exportPartRows as number | undefined,
         rateLimit: raw.rateLimit as number | undefined,
+        processes: Math.max(1, raw.processes as number),
       };
       if (runF) return runF(opts);
       const { serveRun } = await import('./serve/run.js');

@@ -12,6 +12,9 @@ import type { Db } from './database.js';
 import { filterSql, registerSearchFunctions } from './filter-sql.js';
 import { readSlice } from './company-slices.js';
 import { bulkLoadCompanies, type SeedProgress } from './seeder.js';
+import { CountTally } from './stats/count-tally.js';
+import { canLoadInThreads, loadInThreads, seedThreads } from './bulk/load.js';
+import { generateBatches } from '../../seed/generate-batches.js';
 
 export class SqliteCompanyRepository implements CompanyRepository {
   constructor(private readonly db: Db) {
@@ -69,6 +72,8 @@ export class SqliteCompanyRepository implements CompanyRepository {
     const appendEvent = this.db.prepare('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (NULL, ?, ?, ?)');
     const maxRow = this.db.prepare('SELECT coalesce(max(rowid), 0) AS n FROM companies').pluck();
     const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
+    // The statistics follow every row written (stats/count-keys.ts), in the same transaction.
+    const counts = new CountTally();
     this.db.transaction(() => {
       let nextRow = (maxRow.get() as number) + 1;
       const now = new Date().toISOString();
@@ -81,11 +86,12 @@ export class SqliteCompanyRepository implements CompanyRepository {
           continue;
         }
         if (existingRow) {
-          writer.replace(planned.company, existingRow.rowid);
+          counts.add(existingRow, -1);
+          counts.add(writer.replace(planned.company, existingRow.rowid));
           result.updated++;
         } else {
           const rowid = nextRow++;
-          writer.insert(planned.company, rowid);
+          counts.add(writer.insert(planned.company, rowid));
           result.created++;
         }
         for (const e of planned.events) {
@@ -93,6 +99,7 @@ export class SqliteCompanyRepository implements CompanyRepository {
           result.events[e.event.type as keyof ImportResult['events']] = (result.events[e.event.type as keyof ImportResult['events']] ?? 0) + 1;
         }
       }
+      counts.flush(this.db);
     })();
     return result;
   }
@@ -104,6 +111,12 @@ export class SqliteCompanyRepository implements CompanyRepository {
 
   async bulkLoad(batches: AsyncIterable<readonly Company[]>, total: number, onProgress?: SeedProgress): Promise<number> {
     return bulkLoadCompanies(this.db, batches, total, onProgress);
+  }
+
+  /** On worker threads when it can (bulk/load.ts), else the generated batches through bulkLoad. */
+  async seedGenerated(seed: string, count: number, onProgress?: SeedProgress): Promise<number> {
+    if (count > 0 && canLoadInThreads(this.db)) return loadInThreads(this.db, seed, count, seedThreads(), onProgress);
+    return bulkLoadCompanies(this.db, generateBatches(seed, count), count, onProgress);
   }
 
   async stats(): Promise<Record<string, number>> {

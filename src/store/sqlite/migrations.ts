@@ -1,12 +1,23 @@
 // Versioned schema. A migration is never edited once released; add the next one instead.
 // Indexes on `companies` live in COMPANY_INDEXES so that the bulk seeder can drop them,
 // load, and build them once at the end (far faster than maintaining them row by row).
+import { COUNTS_FROM_TABLE_SQL } from './stats/count-keys.js';
+
+/**
+ * The columns the name order's index carries beside (status, name_sort): a walk in name order
+ * tests the common filters on the index entry itself (search/covered.ts) and reads a row only
+ * when they pass, so a filter that keeps 1 row in 200 costs 200 index entries, not 200 rows.
+ */
+export const NAME_INDEX_COVERS = [
+  'county_code', 'municipality_code', 'category_slug', 'legal_form', 'postal_code', 'employees_rank', 'lat', 'lng',
+  'has_financials', 'f_skatt', 'vat_registered', 'employer_registered', 'verified', 'advertising_blocked',
+] as const;
 
 export const COMPANY_INDEXES: readonly string[] = [
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_id ON companies (id)',
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)',
   'CREATE INDEX IF NOT EXISTS companies_name ON companies (name_sort, rowid)',
-  'CREATE INDEX IF NOT EXISTS companies_status_name ON companies (status, name_sort)',
+  `CREATE INDEX IF NOT EXISTS companies_status_name ON companies (status, name_sort, rowid, ${NAME_INDEX_COVERS.join(', ')})`,
   'CREATE INDEX IF NOT EXISTS companies_county ON companies (county_code, status)',
   'CREATE INDEX IF NOT EXISTS companies_municipality ON companies (municipality_code, status)',
   'CREATE INDEX IF NOT EXISTS companies_postal ON companies (postal_code)',
@@ -230,6 +241,25 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         used INTEGER NOT NULL,
         PRIMARY KEY (key, window_start)
       ) WITHOUT ROWID;
+    `,
+  },
+  {
+    // Companies per county, municipality, category, legal form, postal prefix, SNI code and grid
+    // cell, by status (stats/count-keys.ts): the planner's estimates and include_total's exact
+    // counts, read instead of counted. And the name order's index widened to carry the common
+    // filters' columns (NAME_INDEX_COVERS; rebuilt by ensureCompanyIndexes after this).
+    version: 9,
+    name: 'company counts; name index carries the common filters',
+    sql: `
+      CREATE TABLE company_counts (
+        dim TEXT NOT NULL,
+        value TEXT NOT NULL,
+        status TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (dim, value, status)
+      ) WITHOUT ROWID;
+      ${COUNTS_FROM_TABLE_SQL};
+      DROP INDEX IF EXISTS companies_status_name;
     `,
   },
 ];

@@ -4,6 +4,7 @@
 import type { Company } from '../../core/company.js';
 import { buildIndexesInBulk, CompanyWriter } from './company-writer.js';
 import { type Db, dropCompanyIndexes, ensureCompanyIndexes } from './database.js';
+import { CountTally } from './stats/count-tally.js';
 
 export interface SeedProgress {
   (done: number, total: number, phase: 'rows' | 'indexes'): void;
@@ -15,21 +16,25 @@ export async function bulkLoadCompanies(
   total: number,
   onProgress?: SeedProgress,
 ): Promise<number> {
-  db.exec('DELETE FROM companies; DELETE FROM company_sni; DELETE FROM companies_fts; DELETE FROM companies_geo;');
+  db.exec('DELETE FROM companies; DELETE FROM company_sni; DELETE FROM companies_fts; DELETE FROM companies_geo; DELETE FROM company_counts;');
   dropCompanyIndexes(db);
   db.pragma('synchronous = OFF');
   try {
     const writer = new CompanyWriter(db);
+    const counts = new CountTally();
     let done = 0;
     const write = db.transaction((items: readonly Company[]) => {
-      for (const c of items) writer.insertRowOnly(c, ++done);
+      for (const c of items) counts.add(writer.insertRowOnly(c, ++done));
     });
     for await (const batch of batches) {
       write(batch);
       onProgress?.(done, total, 'rows');
     }
     onProgress?.(0, 1, 'indexes');
-    db.transaction(() => buildIndexesInBulk(db))();
+    db.transaction(() => {
+      buildIndexesInBulk(db);
+      counts.flush(db);
+    })();
     ensureCompanyIndexes(db);
     db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')");
     // A sample is enough for the planner's choices and keeps ANALYZE cheap on a million rows.

@@ -15,4 +15,6 @@ export interface ServeOptions {
   webhookDisableAfter?: number;
   exportPartRows?: number;
   rateLimit?: number;
+  /** Server processes on one port (node:cluster); 1 serves from this process. */
+  processes: number;
 }

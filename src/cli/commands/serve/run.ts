@@ -1,42 +1,87 @@
 // Runs the server until SIGINT or SIGTERM, then closes it gracefully: stop accepting,
 // finish in-flight requests, stop the workers (their jobs stay queued), close the database.
+// With --processes N > 1 this process is the primary of a cluster (cluster.ts) and each forked
+// process runs the server itself, quietly: the primary speaks for all of them.
 import { startServer } from '../../../server/start.js';
 import type { ServeOptions } from './options.js';
 import { seedProgress } from '../db/seed-progress.js';
 import { INSECURE_WEBHOOKS_WARNING } from '../../../webhooks/insecure.js';
 import { serviceRoot } from '../../../core/public-url.js';
+import { processRole, servePrimary, type WorkerMessage } from './cluster.js';
 
 export async function serveRun(opts: ServeOptions): Promise<void> {
   const f = opts.factory;
+  const role = processRole();
+  if (role !== null) return serveInWorker(opts);
   if (opts.allowInsecureWebhooks) f.io.stderr.write(`${INSECURE_WEBHOOKS_WARNING}\n`);
+
+  if (opts.processes > 1) {
+    const cluster = await servePrimary(opts);
+    f.notice(`bolag serve: listening on ${cluster.url} (${opts.target.label}, ${opts.processes} processes)`);
+    announceDocs(opts, cluster.url);
+    await announceKey(opts, cluster.url, cluster.apiKey);
+    await cluster.stopped;
+    return;
+  }
+
   const progress = seedProgress(f.io, 'Creating the register');
-  const server = await startServer({
+  const server = await startServer({ ...serverOptions(opts), onSeedProgress: progress.update });
+  progress.done();
+  f.defer(() => server.close());
+  f.notice(`bolag serve: listening on ${server.listenUrl} (${opts.target.label})`);
+  announceDocs(opts, server.url);
+  await announceKey(opts, server.url, server.apiKey);
+  await waitForStop(f.interrupt);
+  f.notice('bolag serve: shutting down…');
+  await server.close();
+}
+
+function serverOptions(opts: ServeOptions) {
+  return {
     port: opts.port,
     host: opts.host,
     ...opts.target.location,
     seedCount: opts.seedCount,
-    onSeedProgress: progress.update,
     publicUrl: opts.publicUrl,
     allowInsecureWebhooks: opts.allowInsecureWebhooks,
     webhookRetryScheduleSeconds: opts.webhookRetrySchedule,
     webhookDisableAfterSeconds: opts.webhookDisableAfter,
     exportPartRows: opts.exportPartRows,
     rateLimit: opts.rateLimit === undefined ? undefined : { max: opts.rateLimit, windowMs: 60_000 },
-    logger: f.globals().verbose,
-  });
-  progress.done();
-  f.defer(() => server.close());
-  f.notice(`bolag serve: listening on ${server.listenUrl} (${opts.target.label})`);
-  if (server.url !== server.listenUrl) f.notice(`bolag serve: links point to ${server.url}`);
-  f.notice(`bolag serve: API reference at ${serviceRoot(server.url)}/docs`);
-  if (server.apiKey) {
-    const config = await f.config();
-    config.setProfile('local', { base_url: server.url, api_key: server.apiKey });
-    f.io.stderr.write('Created the local account. Its API key (shown once; saved as the profile "local"):\n');
-    f.io.stdout.write(`${server.apiKey}\n`);
+    logger: opts.factory.globals().verbose,
+  };
+}
+
+/** Where links point (when --public-url differs from the listening address) and the docs page. */
+function announceDocs(opts: ServeOptions, url: string): void {
+  const f = opts.factory;
+  if (opts.publicUrl) f.notice(`bolag serve: links point to ${url}`);
+  f.notice(`bolag serve: API reference at ${serviceRoot(url)}/docs`);
+}
+
+/** A local account made by this start: its key printed once and saved as the profile "local". */
+async function announceKey(opts: ServeOptions, url: string, apiKey: string | undefined): Promise<void> {
+  if (!apiKey) return;
+  const f = opts.factory;
+  const config = await f.config();
+  config.setProfile('local', { base_url: url, api_key: apiKey });
+  f.io.stderr.write('Created the local account. Its API key (shown once; saved as the profile "local"):\n');
+  f.io.stdout.write(`${apiKey}\n`);
+}
+
+/** One process of a cluster: the database is ready (the primary prepared it); serve until told to stop. */
+async function serveInWorker(opts: ServeOptions): Promise<void> {
+  const send = (m: WorkerMessage) => process.send?.(m);
+  let server;
+  try {
+    server = await startServer({ ...serverOptions(opts) });
+  } catch (e) {
+    send({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
+    throw e;
   }
-  await waitForStop(f.interrupt);
-  f.notice('bolag serve: shutting down…');
+  opts.factory.defer(() => server.close());
+  send({ type: 'listening', url: server.url });
+  await waitForStop(opts.factory.interrupt);
   await server.close();
 }
 

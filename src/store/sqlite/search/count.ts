@@ -10,6 +10,7 @@ import { driverSource } from './collect.js';
 import { estimateDriver } from './estimates.js';
 import { allChecks, buildPredicates, type Driver } from './predicates.js';
 import { pluckOne } from './statements.js';
+import { exactCountFromStats } from './stats.js';
 import { TUNING } from './tuning.js';
 
 
@@ -17,6 +18,9 @@ export function countMatches(db: Db, filters: SearchFilters, budgetMs: number, n
   const started = now();
   const preds = buildPredicates(filters);
   if (preds.empty) return { total: 0, estimated: false };
+  // One dimension (and status): the statistics hold the exact count.
+  const fromStats = exactCountFromStats(db, filters, preds);
+  if (fromStats !== null) return { total: fromStats, estimated: false };
   const checks = allChecks(preds);
   // Read now, not from the planner's cache: rows imported a moment ago must be counted.
   const maxRowid = (pluckOne(db, 'SELECT coalesce(max(rowid), 0) FROM companies', []) as number) ?? 0;

@@ -10,7 +10,7 @@ import { type Box, haversineKm, ringBoxes } from './geo-math.js';
 import { assess, rankDrivers, type PlanInput, type Planned } from './planner.js';
 import { TUNING } from './tuning.js';
 import { allChecks, type Predicate, type Sql } from './predicates.js';
-import { estimateDriver } from './estimates.js';
+import { driverRows } from './estimates.js';
 import { rawAll } from './statements.js';
 import type { Hit } from './walk.js';
 
@@ -21,7 +21,7 @@ export function distancePage(input: PlanInput): Planned {
   const checks = allChecks(preds);
   const value = { sql: 'distance_km(c.lat, c.lng, ?, ?)', params: [near.lat, near.lng], nullable: false };
   const geo = preds.list.find((p) => p.name === 'near') as Predicate;
-  const inCircle = estimateDriver(db, geo.drivers[0], TUNING.estimateCap);
+  const inCircle = driverRows(db, geo.drivers[0], TUNING.estimateCap, preds.status).rows;
   if (inCircle <= TUNING.smallDriver) {
     return { hits: collect(db, geo.drivers[0], checks, value, false, after, need), plan: `collect near (~${inCircle}) by distance` };
   }

@@ -4,6 +4,7 @@
 import type { Db } from '../database.js';
 import type { Driver } from './predicates.js';
 import { pluckOne } from './statements.js';
+import { statRows } from './stats.js';
 
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 5000;
@@ -49,4 +50,17 @@ export function estimateDriver(db: Db, driver: Driver, cap: number): number {
   if (s.counts.size >= MAX_ENTRIES) s.counts.delete(s.counts.keys().next().value as string);
   s.counts.set(key, { n, at: now });
   return n;
+}
+
+/**
+ * The rows a driver yields: from the statistics when they hold it (`known`: not capped, though
+ * a prefix or a box is itself an estimate), else counted up to `cap`.
+ */
+export function driverRows(db: Db, driver: Driver, cap: number, status: readonly string[] | null): { rows: number; known: boolean } {
+  if (driver.stat) {
+    const n = statRows(db, driver.stat, driver.stat.byStatus ? status : null);
+    if (n !== null) return { rows: Math.round(n), known: true };
+  }
+  const rows = estimateDriver(db, driver, cap);
+  return { rows, known: rows < cap };
 }

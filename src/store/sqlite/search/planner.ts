@@ -11,7 +11,8 @@
 import type { SearchQuery } from '../../../core/search-params.js';
 import type { Db } from '../database.js';
 import { type After, collect } from './collect.js';
-import { estimateDriver, registerSize } from './estimates.js';
+import { coveredByNameIndex } from './covered.js';
+import { driverRows, registerSize } from './estimates.js';
 import { allChecks, type Driver, type Predicate, type Predicates } from './predicates.js';
 import { sampleShares } from './sample.js';
 import { TUNING } from './tuning.js';
@@ -21,12 +22,16 @@ import { type Hit, walk } from './walk.js';
 /** Relative costs per row: walking (index entry, row, tests) and collecting (row, tests, sort). */
 const WALK_COST = 1.0;
 const COLLECT_COST = 1.4;
+/** An index entry tested on the entry itself (covered.ts), no row read. */
+const ENTRY_COST = 0.08;
 
 export interface Choice {
   driver: Driver;
   predicate: Predicate;
-  /** Counted rows, capped at TUNING.estimateCap. */
+  /** Rows, from the statistics or counted (then capped at TUNING.estimateCap). */
   rows: number;
+  /** Not capped: from the statistics, or counted below the cap. */
+  known: boolean;
 }
 
 export interface Planned {
@@ -50,9 +55,9 @@ export function rankDrivers(db: Db, preds: Predicates, exclude?: (p: Predicate) 
     if (exclude?.(predicate)) continue;
     // All words together are worth counting only when every word alone is common.
     const words = predicate.drivers.filter((d) => d.name !== 'q:all');
-    const counted = words.map((driver) => ({ driver, predicate, rows: estimateDriver(db, driver, TUNING.estimateCap) }));
+    const counted: Choice[] = words.map((driver) => ({ driver, predicate, ...driverRows(db, driver, TUNING.estimateCap, preds.status) }));
     const all = predicate.drivers.find((d) => d.name === 'q:all');
-    if (all && counted.every((c) => c.rows >= TUNING.estimateCap)) counted.push({ driver: all, predicate, rows: estimateDriver(db, all, TUNING.estimateCap) });
+    if (all && counted.every((c) => c.rows >= TUNING.estimateCap)) counted.push({ driver: all, predicate, ...driverRows(db, all, TUNING.estimateCap, preds.status) });
     choices.push(...counted);
   }
   return choices.sort((a, b) => a.rows - b.rows || (a.driver.kind === 'index' ? -1 : 1));
@@ -61,8 +66,10 @@ export function rankDrivers(db: Db, preds: Predicates, exclude?: (p: Predicate) 
 export interface Assessment {
   /** The cheapest driver to collect from, with its estimated rows (beyond the cap when sampled). */
   best: (Choice & { estimate: number }) | null;
-  /** Index entries a walk is expected to read for a page (Infinity when nothing passes). */
+  /** Rows a walk is expected to read for a page (Infinity when nothing passes). */
   walkRows: number;
+  /** What the walk costs, in walked rows (index entries tested on the entry count for less). */
+  walkCost: number;
   /** Collect rather than walk. */
   collect: boolean;
   why: string;
@@ -72,10 +79,19 @@ export interface Assessment {
  * Weighs collecting from the smallest driver against walking an order in which the predicates
  * in `walked` must be tested row by row (those the walk's own index settles are left out).
  * `collectCost` is the relative cost of collecting a row (higher when ranking needs a function).
+ * `covered`: those of `walked` the walk tests on its index entries, before reading a row.
  */
-export function assess(db: Db, preds: Predicates, need: number, walked: readonly Predicate[], choices: readonly Choice[], collectCost = COLLECT_COST): Assessment {
+export function assess(
+  db: Db,
+  preds: Predicates,
+  need: number,
+  walked: readonly Predicate[],
+  choices: readonly Choice[],
+  collectCost = COLLECT_COST,
+  covered: readonly Predicate[] = [],
+): Assessment {
   const first = choices[0];
-  if (first && first.rows <= TUNING.smallDriver) return { best: { ...first, estimate: first.rows }, walkRows: Infinity, collect: true, why: 'small' };
+  if (first && first.rows <= TUNING.smallDriver) return { best: { ...first, estimate: first.rows }, walkRows: Infinity, walkCost: Infinity, collect: true, why: 'small' };
   const size = registerSize(db).rows;
   // Sample every predicate but the text one (a function per row; its drivers' counts serve).
   const sampled = preds.list.filter((p) => p.name !== 'q');
@@ -89,14 +105,23 @@ export function assess(db: Db, preds: Predicates, need: number, walked: readonly
   }
   let best: Assessment['best'] = null;
   for (const c of choices) {
-    const estimate = c.rows < TUNING.estimateCap || c.predicate.name === 'q' ? c.rows : Math.max(c.rows, shareOf(c.predicate) * size);
+    const estimate = c.known || c.predicate.name === 'q' ? c.rows : Math.max(c.rows, shareOf(c.predicate) * size);
     if (!best || estimate < best.estimate) best = { ...c, estimate };
   }
-  const walkRows = need / joint;
+  const entries = need / joint;
+  let walkRows = entries;
+  let walkCost = entries * WALK_COST;
+  if (covered.length > 0) {
+    // Entries that fail a covered filter cost an index entry each; only the rest read a row.
+    const rest = walked.filter((p) => p.name !== 'q' && !covered.includes(p));
+    const passing = covered.length === walked.length ? 1 : sampleShares(db, sampled, rest).joint * (text ? joint / shares.joint : 1);
+    walkRows = Math.min(entries, need / passing);
+    walkCost = entries * ENTRY_COST + walkRows * WALK_COST;
+  }
   // A counted driver's cost is known; a walk's is a guess from a sample: the doubt goes to collecting.
-  const margin = best !== null && best.rows < TUNING.estimateCap ? 2 : 1;
-  const collect = best !== null && best.estimate * collectCost <= walkRows * WALK_COST * margin;
-  return { best, walkRows, collect, why: `walk ~${Math.round(walkRows)}` };
+  const margin = best !== null && best.known ? 2 : 1;
+  const collect = best !== null && best.estimate * collectCost <= walkCost * margin;
+  return { best, walkRows, walkCost, collect, why: `walk ~${Math.round(walkRows)}${covered.length ? ` rows of ~${Math.round(entries)} entries` : ''}` };
 }
 
 export function sortedPage(input: PlanInput): Planned {
@@ -106,11 +131,17 @@ export function sortedPage(input: PlanInput): Planned {
   const status = query.filters.status;
   const byStatus = query.sort.key === 'name' && status !== null && status.length === 1;
   const covered = new Set<Predicate>();
+  // Filters the walk tests on the name index's own entries (covered.ts): rows are read only
+  // for the entries that pass them.
+  const onEntry: Predicate[] = [];
   const src: WalkSource = { index: byStatus ? 'companies_status_name' : spec.index, where: [], nulls: true };
   for (const p of preds.list) {
     if (byStatus && p.name === 'status') {
       src.where.push({ sql: 'c.status = ?', params: [status[0]] });
       covered.add(p);
+    } else if (byStatus && coveredByNameIndex(p)) {
+      src.where.push(p.check);
+      onEntry.push(p);
     } else if (p.sortColumn === spec.column && p.range) {
       src.where.push(p.range);
       src.nulls = false;
@@ -119,7 +150,7 @@ export function sortedPage(input: PlanInput): Planned {
     }
   }
   const choices = rankDrivers(db, preds);
-  const a = assess(db, preds, need, preds.list.filter((p) => !covered.has(p)), choices);
+  const a = assess(db, preds, need, preds.list.filter((p) => !covered.has(p)), choices, COLLECT_COST, onEntry);
   const checks = allChecks(preds);
   const value = { sql: `c.${spec.column}`, params: [], nullable: spec.nullable };
   const collectFrom = (why: string): Planned => ({
@@ -130,7 +161,8 @@ export function sortedPage(input: PlanInput): Planned {
   const position = after ? { k: after.v, r: after.r } : null;
   const size = registerSize(db).rows;
   const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, TUNING.estimateCap) : Math.max(size / 4, TUNING.estimateCap);
-  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks, budget: budget * TUNING.walkBudgetScale, firstChunk: Math.min(a.walkRows * 1.5, 4096) });
+  const walkChecks = allChecks(preds, new Set(onEntry));
+  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks: walkChecks, budget: budget * TUNING.walkBudgetScale, firstChunk: Math.min(a.walkRows * 1.5, 4096) });
   if (result.complete) return { hits: result.hits, plan: `walk ${src.index} ~${Math.round(a.walkRows)}, read ${result.read}` };
   return collectFrom(`walk gave up after ${result.read}`);
 }

@@ -7,6 +7,7 @@ import { EMPLOYEES_CLASSES } from '../../../core/values.js';
 import { descendantSlugs } from '../../../reference/categories.js';
 import { parseTextQuery, type TextQuery, type TextWord } from './text-query.js';
 import { boundingBox } from './geo-math.js';
+import type { StatKey } from './stats.js';
 
 export interface Sql {
   sql: string;
@@ -26,6 +27,8 @@ export interface Driver {
   params: unknown[];
   /** The index can also narrow to a range of rowids at no extra cost (counting in slices). */
   sliceable: boolean;
+  /** Where the statistics hold this driver's row count (search/stats.ts), instead of counting. */
+  stat?: StatKey;
 }
 
 export interface Predicate {
@@ -39,6 +42,8 @@ export interface Predicate {
 
 export interface Predicates {
   list: Predicate[];
+  /** The statuses asked for (null: every status), for reading the statistics. */
+  status: readonly string[] | null;
   text: TextQuery | null;
   /** A filter that can never match (q without words). */
   empty: boolean;
@@ -56,7 +61,7 @@ export function buildPredicates(f: SearchFilters): Predicates {
   let empty = false;
   const statusSql = f.status ? { sql: ` AND c.status IN (${placeholders(f.status.length)})`, params: f.status } : { sql: '', params: [] };
 
-  const inList = (name: string, column: string, values: readonly unknown[], index?: string, withStatus = false) => {
+  const inList = (name: string, column: string, values: readonly unknown[], index?: string, withStatus = false, stat?: StatKey) => {
     const sql = `${column} IN (${placeholders(values.length)})`;
     const drivers: Driver[] = index
       ? [
@@ -69,25 +74,29 @@ export function buildPredicates(f: SearchFilters): Predicates {
             // Entries are (value[, status], rowid): a rowid range is a seek only when every
             // column before it is pinned.
             sliceable: index !== 'companies_status_name' && (!withStatus || f.status !== null),
+            stat,
           },
         ]
       : [];
     list.push({ name, check: { sql, params: [...values] }, drivers });
   };
 
-  if (f.status) inList('status', 'c.status', f.status, 'companies_status_name');
-  if (f.county) inList('county', 'c.county_code', f.county, 'companies_county', true);
-  if (f.municipality) inList('municipality', 'c.municipality_code', f.municipality, 'companies_municipality', true);
+  if (f.status) inList('status', 'c.status', f.status, 'companies_status_name', false, { dim: 'all', values: [''], byStatus: true });
+  if (f.county) inList('county', 'c.county_code', f.county, 'companies_county', true, { dim: 'county', values: f.county, byStatus: f.status !== null });
+  if (f.municipality) inList('municipality', 'c.municipality_code', f.municipality, 'companies_municipality', true, { dim: 'municipality', values: f.municipality, byStatus: f.status !== null });
   if (f.city) inList('city', 'c.city_folded', f.city, 'companies_city');
-  if (f.legal_form) inList('legal_form', 'c.legal_form', f.legal_form, 'companies_legal_form', true);
-  if (f.category) inList('category', 'c.category_slug', [...new Set(f.category.flatMap(descendantSlugs))], 'companies_category', true);
+  if (f.legal_form) inList('legal_form', 'c.legal_form', f.legal_form, 'companies_legal_form', true, { dim: 'legal_form', values: f.legal_form, byStatus: f.status !== null });
+  if (f.category) {
+    const slugs = [...new Set(f.category.flatMap(descendantSlugs))];
+    inList('category', 'c.category_slug', slugs, 'companies_category', true, { dim: 'category', values: slugs, byStatus: f.status !== null });
+  }
   if (f.postal_code) {
     const sql = `(${f.postal_code.map(() => '(c.postal_code >= ? AND c.postal_code < ?)').join(' OR ')})`;
     const params = f.postal_code.flatMap((p) => [p, prefixEnd(p)]);
     list.push({
       name: 'postal_code',
       check: { sql, params },
-      drivers: [{ name: 'postal_code', kind: 'index', index: 'companies_postal', sql, params, sliceable: false }],
+      drivers: [{ name: 'postal_code', kind: 'index', index: 'companies_postal', sql, params, sliceable: false, stat: { dim: 'postal3', prefixes: f.postal_code, byStatus: false } }],
     });
   }
   if (f.sni) {
@@ -104,6 +113,7 @@ export function buildPredicates(f: SearchFilters): Predicates {
           sql: `SELECT company_rowid FROM company_sni WHERE ${ranges}`,
           params: f.sni.flatMap((p) => [p, prefixEnd(p)]),
           sliceable: false,
+          stat: { dim: 'sni', prefixes: f.sni, byStatus: false },
         },
       ],
     });
@@ -165,6 +175,7 @@ export function buildPredicates(f: SearchFilters): Predicates {
           sql: 'SELECT rowid FROM companies_geo WHERE min_lat >= ? AND max_lat <= ? AND min_lng >= ? AND max_lng <= ?',
           params: [b.minLat, b.maxLat, b.minLng, b.maxLng],
           sliceable: false,
+          stat: { dim: 'grid', box: b, byStatus: false },
         },
       ],
     });
@@ -180,7 +191,7 @@ export function buildPredicates(f: SearchFilters): Predicates {
       drivers: textDrivers(text),
     });
   }
-  return { list, text, empty };
+  return { list, text, empty, status: f.status };
 }
 
 export const FTS_COLUMNS = '{name org_nr}';

@@ -12,6 +12,7 @@ import { collect } from './collect.js';
 import { allChecks, ftsAllWords, prefixEnd, type Sql } from './predicates.js';
 import { TIER_EXACT, TIER_INDUSTRY, TIER_PREFIX, TIER_STARTS_WITH, tierOfValue, type TextQuery } from './text-query.js';
 import { type Phase, type Position, walk } from './walk.js';
+import { pluckOne } from './statements.js';
 
 const TIER_CHECK = 'bolag_tier(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes) = ?';
 
@@ -36,14 +37,19 @@ export function relevancePage(input: PlanInput): Planned {
   // word of several) while the rarest word's rows are few. Ranked in one pass instead.
   const rarest = choices.find((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
   const sparse = tq.words.length > 1;
-  if (sparse && rarest && rarest.rows < TUNING.estimateCap) return collectBest(`rare word ${rarest.driver.name} (~${rarest.rows})`);
   const status = query.filters.status;
+  const oneStatus = status && status.length === 1 ? status[0] : null;
+  // Unless the names that begin with the query fill the page by themselves ("Å AB": hundreds of
+  // names begin so, while ranking every name holding the rare word costs thousands of rows).
+  if (sparse && rarest && rarest.rows < TUNING.estimateCap && !startsWithFills(input, tq, oneStatus)) {
+    return collectBest(`rare word ${rarest.driver.name} (~${rarest.rows})`);
+  }
   // The rarest word's rows, when they are few: the stream of the tiers the full-text index
   // cannot give in rowid order by itself.
   const words = choices.filter((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
   const rareSource = words[0] && words[0].rows < TUNING.estimateCap ? words[0].driver.sql : null;
   const rareParams = rareSource ? words[0].driver.params : [];
-  const phases = tierPhases(tq, descending, status && status.length === 1 ? status[0] : null, after ? { v: String(after.v), r: after.r } : null, {
+  const phases = tierPhases(tq, descending, oneStatus, after ? { v: String(after.v), r: after.r } : null, {
     sql: rareSource,
     params: rareParams,
   });
@@ -51,6 +57,24 @@ export function relevancePage(input: PlanInput): Planned {
   const result = walk(db, phases, { need, checks, budget: budget * TUNING.walkBudgetScale, firstChunk: Math.min(4096, Math.max(need * 2, a.walkRows)) });
   if (result.complete) return { hits: result.hits, plan: `walk tiers ~${Math.round(a.walkRows)}, read ${result.read}` };
   return collectBest(`tier walk gave up after ${result.read}`);
+}
+
+/**
+ * Whether the first tier (names that begin with the query, read from the name index) holds the
+ * rest of the page: ascending, no filter but the text and status, from the start or a cursor in
+ * that tier. Counts at most a page of index entries.
+ */
+function startsWithFills(input: PlanInput, tq: TextQuery, status: string | null): boolean {
+  const { db, query, preds, after, need } = input;
+  if (query.sort.descending || preds.list.some((p) => p.name !== 'q' && p.name !== 'status')) return false;
+  if (query.filters.status !== null && status === null) return false;
+  if (after && tierOfValue(String(after.v)) !== TIER_STARTS_WITH) return false;
+  const parts: Sql[] = [{ sql: 'c.name_sort >= ? AND c.name_sort < ?', params: [tq.folded, prefixEnd(tq.folded)] }];
+  if (status) parts.push({ sql: 'c.status = ?', params: [status] });
+  if (after) parts.push({ sql: '(c.name_sort, c.rowid) > (?, ?)', params: [String(after.v).slice(1), after.r] });
+  const index = status ? 'companies_status_name' : 'companies_name';
+  const sql = `SELECT count(*) FROM (SELECT 1 FROM companies c INDEXED BY ${index} WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')} LIMIT ?)`;
+  return (pluckOne(db, sql, [...parts.flatMap((p) => p.params), need]) as number) >= need;
 }
 
 function tierPhases(

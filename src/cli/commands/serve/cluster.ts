@@ -1,0 +1,96 @@
+// `bolag serve --processes N`: the primary prepares the database once (migrations, the first
+// seed, the local account), then forks N copies of the same server (node:cluster) that share one
+// port and one database. It prints the address once, restarts a process that dies on its own,
+// and on SIGTERM or Ctrl-C stops every process and returns when all have exited.
+// Every process runs the background workers too: the store claims each job once, under a lease,
+// and the rate limit is counted in the database, so N processes act as one service.
+import cluster, { type Worker } from 'node:cluster';
+import { bootstrap } from '../../../server/bootstrap.js';
+import { openStore } from '../../../store/open-store.js';
+import { seedProgress } from '../db/seed-progress.js';
+import type { ServeOptions } from './options.js';
+
+/** What a worker process tells the primary. */
+export type WorkerMessage = { type: 'listening'; url: string } | { type: 'failed'; message: string };
+
+export const ROLE_ENV = 'BOLAG_SERVE_PROCESS';
+const RESTART_DELAY_MS = 250;
+
+export async function servePrimary(opts: ServeOptions): Promise<{ apiKey?: string; url: string; stopped: Promise<void> }> {
+  const f = opts.factory;
+  const store = await openStore(opts.target.location);
+  let apiKey: string | undefined;
+  try {
+    const progress = seedProgress(f.io, 'Creating the register');
+    apiKey = (await bootstrap(store, { seedCount: opts.seedCount, onProgress: progress.update })).apiKey;
+    progress.done();
+  } finally {
+    await store.close();
+  }
+
+  const workers = new Map<number, Worker>(); // role → process
+  const listened = new Set<number>();
+  let stopping = false;
+  let firstUrl: (url: string) => void;
+  let failed: (e: Error) => void;
+  const url = new Promise<string>((resolve, reject) => {
+    firstUrl = resolve;
+    failed = reject;
+  });
+  let allExited: () => void;
+  const stopped = new Promise<void>((resolve) => (allExited = resolve));
+
+  const stopAll = () => {
+    if (stopping) return;
+    stopping = true;
+    if (workers.size === 0) allExited();
+    for (const w of workers.values()) w.process.kill('SIGTERM');
+  };
+  const fork = (role: number) => {
+    const w = cluster.fork({ [ROLE_ENV]: String(role) });
+    workers.set(role, w);
+    w.on('message', (m: WorkerMessage) => {
+      if (m.type === 'listening') {
+        listened.add(role);
+        firstUrl(m.url);
+      } else if (m.type === 'failed') {
+        failed(new Error(m.message));
+      }
+    });
+    w.on('exit', (code, signal) => {
+      workers.delete(role);
+      if (stopping) {
+        if (workers.size === 0) allExited();
+        return;
+      }
+      if (!listened.has(role)) {
+        // It never served: the next would fail alike (port taken, database unreadable).
+        failed(new Error(`server process ${role} exited before listening (${signal ?? `code ${code}`})`));
+        stopAll();
+        return;
+      }
+      f.notice(`bolag serve: process ${role} ended unexpectedly (${signal ?? `code ${code}`}); restarting it`);
+      listened.delete(role);
+      setTimeout(() => !stopping && fork(role), RESTART_DELAY_MS);
+    });
+  };
+
+  const onSignal = () => stopAll();
+  // `on`, not `once`: a library's exit hook (signal-exit, under conf) re-raises the signal when
+  // it finds itself the only listener left, which would end this process before its workers.
+  process.on('SIGTERM', onSignal);
+  f.interrupt.addEventListener('abort', onSignal, { once: true });
+  for (let i = 0; i < opts.processes; i++) fork(i);
+  try {
+    return { apiKey, url: await url, stopped: stopped.finally(() => process.off('SIGTERM', onSignal)) };
+  } catch (e) {
+    stopAll();
+    await stopped;
+    throw e;
+  }
+}
+
+/** In a forked process: which one it is (0 runs the background workers). */
+export function processRole(): number | null {
+  return cluster.isWorker ? Number(process.env[ROLE_ENV] ?? 0) : null;
+}

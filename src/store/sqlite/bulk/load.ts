@@ -1,0 +1,175 @@
+// Loading a fresh register on several threads. The rows: worker threads make chunks of the
+// register (src/seed/chunks.ts; the same rows on any number of threads) into side databases,
+// and this thread copies them in, in row order, as they come. The indexes: this thread builds
+// the B-tree indexes while a worker builds the SNI table, the spatial and the full-text index in
+// another side database (index-thread.ts), copied in at the end. Then statistics and ANALYZE.
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { chunkCount, chunkRows } from '../../../seed/chunks.js';
+import { IdentityStream } from '../../../seed/identities.js';
+import { type Db, dropCompanyIndexes } from '../database.js';
+import { COMPANY_INDEXES } from '../migrations.js';
+import { CountTally } from '../stats/count-tally.js';
+import type { IndexThreadData } from './index-thread.js';
+import type { RowsThreadData, RowsThreadResult, RowsThreadTask } from './rows-thread.js';
+
+export interface LoadProgress {
+  (done: number, total: number, phase: 'rows' | 'indexes'): void;
+}
+
+const ROWS_THREAD = new URL('./rows-thread.js', import.meta.url);
+const INDEX_THREAD = new URL('./index-thread.js', import.meta.url);
+/** Tables the index thread builds, copied in whole (the virtual tables' shadow tables). */
+const SIDE_TABLES = [
+  'company_sni',
+  'companies_fts_data', 'companies_fts_idx', 'companies_fts_docsize', 'companies_fts_config',
+  'companies_geo_node', 'companies_geo_rowid', 'companies_geo_parent',
+];
+
+/** Whether threads can be used here: compiled worker files (not under a TS test runner) and a file database. */
+export function canLoadInThreads(db: Db): boolean {
+  return db.name !== ':memory:' && db.name !== '' && existsSync(fileURLToPath(ROWS_THREAD)) && existsSync(fileURLToPath(INDEX_THREAD));
+}
+
+export function seedThreads(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.BOLAG_SEED_THREADS);
+  return Number.isInteger(n) && n > 0 ? n : availableParallelism();
+}
+
+export async function loadInThreads(db: Db, seed: string, count: number, threads: number, onProgress?: LoadProgress): Promise<number> {
+  const register = resolve(db.name);
+  const side = mkdtempSync(join(dirname(register), '.seed-'));
+  db.exec('DELETE FROM companies; DELETE FROM company_sni; DELETE FROM companies_fts; DELETE FROM companies_geo; DELETE FROM company_counts;');
+  dropCompanyIndexes(db);
+  db.pragma('synchronous = OFF');
+  const cacheSize = db.pragma('cache_size', { simple: true });
+  db.pragma('cache_size = -262144'); // index builds sort in memory
+  const schema = (db.prepare("SELECT sql FROM sqlite_master WHERE name IN ('companies', 'company_sni', 'companies_fts', 'companies_geo')").pluck().all() as string[]);
+  const tableSql = schema.find((s) => /CREATE TABLE companies\b/i.test(s))!;
+  const counts = new CountTally();
+  try {
+    await loadRows(db, { seed, count, threads, side, tableSql, counts, onProgress });
+    // The index thread reads the rows just committed while this thread indexes them.
+    const sideIndexes = join(side, 'indexes.db');
+    const indexThread = runThread(INDEX_THREAD, { register, path: sideIndexes, schema } satisfies IndexThreadData);
+    const btrees = COMPANY_INDEXES.filter((sql) => !/ON company_sni\b/.test(sql));
+    const steps = btrees.length + 2;
+    onProgress?.(0, steps, 'indexes');
+    btrees.forEach((sql, i) => {
+      db.exec(sql);
+      onProgress?.(i + 1, steps, 'indexes');
+    });
+    await indexThread;
+    copySideTables(db, sideIndexes);
+    onProgress?.(steps - 1, steps, 'indexes');
+    for (const sql of COMPANY_INDEXES) db.exec(sql); // the rest (company_sni's), and any missing
+    db.transaction(() => counts.flush(db))();
+    db.pragma('analysis_limit = 2000');
+    db.exec('ANALYZE');
+    onProgress?.(steps, steps, 'indexes');
+    return count;
+  } finally {
+    db.pragma(`cache_size = ${cacheSize}`);
+    db.pragma('synchronous = NORMAL');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    rmSync(side, { recursive: true, force: true });
+  }
+}
+
+interface RowsJob {
+  seed: string;
+  count: number;
+  threads: number;
+  side: string;
+  tableSql: string;
+  counts: CountTally;
+  onProgress?: LoadProgress;
+}
+
+/** Chunks handed to the threads as they free up; copied in, in order, as they are done. */
+async function loadRows(db: Db, job: RowsJob): Promise<void> {
+  const chunks = chunkCount(job.count);
+  const threads = Math.max(1, Math.min(job.threads, chunks));
+  const identities = new IdentityStream(job.seed);
+  const where = new Map<number, number>(); // chunk → thread that holds it
+  let next = 0;
+  let copied = 0;
+  const workers: Worker[] = [];
+  const copy: import('better-sqlite3').Statement[] = [];
+  try {
+    await new Promise<void>((resolveAll, reject) => {
+      const give = (t: number) => {
+        if (next >= chunks) return;
+        const k = next++;
+        workers[t].postMessage({ k, ids: identities.take(chunkRows(k, job.count).size) } satisfies RowsThreadTask);
+      };
+      for (let t = 0; t < threads; t++) {
+        const path = join(job.side, `rows-${t}.db`);
+        // Made here, so that it can be attached before the thread has started.
+        const made = new Database(path);
+        made.pragma('journal_mode = WAL');
+        made.exec(job.tableSql);
+        made.close();
+        const w = new Worker(ROWS_THREAD, { workerData: { seed: job.seed, path, tableSql: job.tableSql } satisfies RowsThreadData });
+        workers.push(w);
+        w.on('error', reject);
+        w.on('message', (m: RowsThreadResult) => {
+          try {
+            where.set(m.k, t);
+            for (const [key, n] of m.counts) job.counts.addKey(key, n);
+            give(t);
+            while (where.has(copied)) {
+              const { first, size } = chunkRows(copied, job.count);
+              copy[where.get(copied)!].run(first, first + size);
+              where.delete(copied);
+              copied++;
+              job.onProgress?.(first + size - 1, job.count, 'rows');
+            }
+            if (copied === chunks) resolveAll();
+          } catch (e) {
+            reject(e);
+          }
+        });
+        db.exec(`ATTACH '${path.replaceAll("'", "''")}' AS rows_${t}`);
+        copy.push(db.prepare(`INSERT INTO main.companies SELECT * FROM rows_${t}.companies WHERE rowid >= ? AND rowid < ?`));
+        // Two chunks each, so that none waits while this thread copies.
+        give(t);
+        give(t);
+      }
+    });
+  } finally {
+    await Promise.all(workers.map((w) => new Promise<void>((done) => {
+      w.once('exit', () => done());
+      w.postMessage({ close: true } satisfies RowsThreadTask);
+      setTimeout(() => void w.terminate(), 5000).unref();
+    })));
+    for (let t = 0; t < workers.length; t++) db.exec(`DETACH rows_${t}`);
+  }
+}
+
+function runThread(url: URL, workerData: unknown): Promise<void> {
+  return new Promise((resolveDone, reject) => {
+    const w = new Worker(url, { workerData });
+    w.once('message', () => resolveDone());
+    w.once('error', reject);
+    w.once('exit', (code) => (code === 0 ? resolveDone() : reject(new Error(`index thread exited with ${code}`))));
+  });
+}
+
+/** Copies what the index thread built: shadow tables are written directly, hence unsafe mode for the while. */
+function copySideTables(db: Db, path: string): void {
+  db.exec(`ATTACH '${path.replaceAll("'", "''")}' AS built`);
+  db.unsafeMode(true);
+  try {
+    db.transaction(() => {
+      for (const t of SIDE_TABLES) db.exec(`DELETE FROM main.${t}; INSERT INTO main.${t} SELECT * FROM built.${t};`);
+    })();
+  } finally {
+    db.unsafeMode(false);
+    db.exec('DETACH built');
+  }
+}
