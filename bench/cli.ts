@@ -30,7 +30,8 @@ export async function runCliBench(args: string[] = []): Promise<CliBenchResult> 
   const rows = args[0] ? Number(args[0]) : 100_000;
 
   // Side by side, alternating, so that whatever else the machine is doing weighs on both.
-  const [nodeMedianMs, helpMedianMs] = await mediansSideBySide([['-e', '0'], [BIN, '--help']], 21);
+  const side = await sideBySide([['-e', '0'], [BIN, '--help']], 21);
+  const [nodeMedianMs, helpMedianMs] = side.wallMedians;
   const searchHelpMedianMs = await medianWall(['search', '--help'], 9);
   const helpRatio = helpMedianMs / nodeMedianMs;
   console.log('cli: start-up');
@@ -38,6 +39,11 @@ export async function runCliBench(args: string[] = []): Promise<CliBenchResult> 
   console.log(`  bolag search --help   median ${searchHelpMedianMs.toFixed(0)} ms`);
   console.log(`  node -e 0             median ${nodeMedianMs.toFixed(0)} ms (Node's own start-up on this machine, for scale)`);
   console.log(`  ratio                 bolag --help = ${helpRatio.toFixed(2)} × node -e 0 (goal <= 1.5: ${helpRatio <= 1.5 ? 'met' : 'NOT met'})`);
+  if (side.cpuMeans) {
+    // CPU time does not grow with what else the machine runs, as wall time does on a busy one.
+    const [nodeCpu, helpCpu] = side.cpuMeans;
+    console.log(`  CPU time              bolag --help ${helpCpu.toFixed(1)} ms, node -e 0 ${nodeCpu.toFixed(1)} ms: ${(helpCpu / nodeCpu).toFixed(2)} × (mean)`);
+  }
 
   const keep = process.env.BOLAG_BENCH_DB;
   const dir = keep ? undefined : mkdtempSync(join(tmpdir(), 'bolag-bench-cli-'));
@@ -90,17 +96,37 @@ function median(values: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Median wall time of each command, run in turn (a, b, a, b, …) after two warm-up rounds. */
-async function mediansSideBySide(commands: string[][], runs: number): Promise<number[]> {
+/**
+ * Each command run in turn (a, b, a, b, …) after two warm-up rounds: the median wall time of
+ * each and, on Linux, its mean CPU time (user + system, from the children's times in
+ * /proc/self/stat, counted in 10 ms ticks, hence a mean over all runs rather than a median).
+ */
+async function sideBySide(commands: string[][], runs: number): Promise<{ wallMedians: number[]; cpuMeans?: number[] }> {
   const times: number[][] = commands.map(() => []);
+  const cpu: number[] = commands.map(() => 0);
   for (let i = 0; i < runs + 2; i++) {
     for (const [k, args] of commands.entries()) {
+      const cpuBefore = childrenCpuMs();
       const started = process.hrtime.bigint();
       await exec(process.execPath, args, { ...process.env }, () => undefined);
-      if (i >= 2) times[k].push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (i < 2) continue;
+      times[k].push(Number(process.hrtime.bigint() - started) / 1e6);
+      const cpuAfter = childrenCpuMs();
+      if (cpuBefore !== undefined && cpuAfter !== undefined) cpu[k] += cpuAfter - cpuBefore;
     }
   }
-  return times.map(median);
+  return { wallMedians: times.map(median), cpuMeans: childrenCpuMs() === undefined ? undefined : cpu.map((c) => c / runs) };
+}
+
+/** User + system CPU of this process's finished children, in ms (Linux only; 100 ticks a second). */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10; // cutime, cstime (fields 16 and 17)
+  } catch {
+    return undefined;
+  }
 }
 
 async function medianWall(args: string[], runs: number): Promise<number> {

@@ -1,7 +1,6 @@
 // The three streams and what we know about them. Output depends on whether stdout is a
 // terminal; notices, spinners and errors go to stderr. Tests build an IOStreams over buffers.
 import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { isatty } from 'node:tty';
 
 export interface IOStreams {
   stdin: Readable;
@@ -21,13 +20,16 @@ export interface IOStreams {
 export function systemIO(env: NodeJS.ProcessEnv = process.env): IOStreams {
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   return {
-    // process.stdin is a getter that opens the stream: only a command that reads it pays.
+    // process.stdin is a getter that opens the stream: only a command that reads it pays
+    // (`bolag --help` has a start-up budget).
     get stdin() {
       return process.stdin;
     },
+    get stdinIsTTY() {
+      return Boolean(process.stdin.isTTY);
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: isatty(0),
     stdoutIsTTY,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: () => process.stdout.columns || Number(env.COLUMNS) || 80,
