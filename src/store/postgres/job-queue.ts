@@ -109,7 +109,8 @@ export class PgJobQueue implements JobQueue {
   }
 }
 
-async function settleOne(q: Queryable, s: JobSettlement): Promise<boolean> {
+/** Settles one job under its lease (also inside another repository's transaction); false when the claim is no longer current. */
+export async function settleOne(q: Queryable, s: JobSettlement): Promise<boolean> {
   let r;
   if (s.outcome === 'complete') {
     r = await q.query(`UPDATE jobs SET state = 'done', locked_until = NULL, lease = NULL WHERE ${CURRENT}`, [s.job.id, s.job.lease]);

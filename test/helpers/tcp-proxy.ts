@@ -1,0 +1,77 @@
+// A loopback TCP proxy between a server under test and its PostgreSQL, so that a test can take
+// the database away from that server alone (other test files and other engineers share the
+// machine's PostgreSQL, which must keep running): cut() resets every open connection and refuses
+// new ones, as a restarting database does; restore() lets connections through again.
+import net from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  /** `url` with its host and port replaced by the proxy's. */
+  via(url: string): string;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  /** Connections accepted so far (to see that the server really went through the proxy). */
+  readonly accepted: number;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const open = new Set<net.Socket>();
+  let accepted = 0;
+  const server = net.createServer((client) => {
+    accepted++;
+    const upstream = net.connect(target.port, target.host);
+    open.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      open.delete(client);
+      open.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  await listen(0);
+  const port = (server.address() as net.AddressInfo).port;
+  let listening = true;
+
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      if (!listening) return resolve();
+      listening = false;
+      server.close(() => resolve());
+      // Reset (not close) what is open: the peers see ECONNRESET, as when the database dies.
+      for (const s of open) s.resetAndDestroy();
+      open.clear();
+    });
+
+  return {
+    port,
+    via(url) {
+      const u = new URL(url);
+      u.hostname = '127.0.0.1';
+      u.port = String(port);
+      return u.toString();
+    },
+    get accepted() {
+      return accepted;
+    },
+    cut: stopListening,
+    async restore() {
+      if (listening) return;
+      await listen(port);
+      listening = true;
+    },
+    close: stopListening,
+  };
+}
