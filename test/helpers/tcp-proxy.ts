@@ -10,6 +10,8 @@ export interface TcpProxy {
   via(url: string): string;
   cut(): Promise<void>;
   restore(): Promise<void>;
+  /** Resets every open connection but keeps taking new ones (a link that flaps). */
+  reset(): void;
   /** Connections accepted so far (to see that the server really went through the proxy). */
   readonly accepted: number;
   close(): Promise<void>;
@@ -45,14 +47,17 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const port = (server.address() as net.AddressInfo).port;
   let listening = true;
 
+  // Reset (not close) what is open: the peers see ECONNRESET, as when the database dies.
+  const resetOpen = () => {
+    for (const s of open) s.resetAndDestroy();
+    open.clear();
+  };
   const stopListening = () =>
     new Promise<void>((resolve) => {
       if (!listening) return resolve();
       listening = false;
       server.close(() => resolve());
-      // Reset (not close) what is open: the peers see ECONNRESET, as when the database dies.
-      for (const s of open) s.resetAndDestroy();
-      open.clear();
+      resetOpen();
     });
 
   return {
@@ -67,6 +72,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return accepted;
     },
     cut: stopListening,
+    reset: resetOpen,
     async restore() {
       if (listening) return;
       await listen(port);

@@ -46,6 +46,9 @@ export class PgDb implements Queryable {
     });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
+    // Nor one that is checked out between two queries (a transaction, a COPY): node-postgres then
+    // emits 'error' on the client itself, and the next query on it fails, which its caller handles.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
