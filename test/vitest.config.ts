@@ -23,7 +23,7 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: HTTP_SUITES,
-                // Crash recovery of a SQLite-backed child process; its PostgreSQL counterpart is in test/multiprocess.
+                // Crash recovery picks its database itself (SQLite, and PostgreSQL when DATABASE_URL is set).
                 exclude: ['test/exports/crash.test.ts'],
                 env: { BOLAG_TEST_STORE: 'postgres' },
               },
