@@ -152,6 +152,30 @@ else
       expect(again.status).toBe(202);
     }, 120_000);
 
+    it('a database host that does not answer (connects hang): 503 within the pool\'s connect timeout, then service', async () => {
+      const key = server.apiKey as string;
+      proxy.blackhole();
+      const answers = await Promise.all([
+        call(server.url, key, 'GET', '/companies?limit=5'),
+        call(server.url, key, 'GET', '/exports'),
+      ]);
+      for (const a of answers) {
+        expect(a.status, a.text).toBe(503);
+        expect(a.body.error.code).toBe('service_unavailable');
+        expect(a.headers.get('retry-after')).toBeTruthy();
+        expect(a.ms).toBeLessThan(9000); // the pool gives up connecting after 5 s
+      }
+      await proxy.restore();
+      const back = await waitFor(
+        async () => {
+          const r = await call(server.url, key, 'GET', '/companies?limit=5');
+          return r.status === 200 ? r : null;
+        },
+        { timeoutMs: 15_000, intervalMs: 200, what: 'service back' },
+      );
+      expect(back.body.data).toHaveLength(5);
+    }, 60_000);
+
     it('a link that flaps (connections reset mid-query, the database back at once) fails no export', async () => {
       const key = server.apiKey as string;
       const created = await call(server.url, key, 'POST', '/exports', { format: 'jsonl', filters: { status: 'all', exclude_advertising_blocked: false } });

@@ -12,6 +12,11 @@ export interface TcpProxy {
   restore(): Promise<void>;
   /** Resets every open connection but keeps taking new ones (a link that flaps). */
   reset(): void;
+  /**
+   * Resets what is open, then takes new connections and never answers on them (a database host
+   * that is gone: connects hang instead of being refused), until restore().
+   */
+  blackhole(): void;
   /** Connections accepted so far (to see that the server really went through the proxy). */
   readonly accepted: number;
   close(): Promise<void>;
@@ -19,9 +24,16 @@ export interface TcpProxy {
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const open = new Set<net.Socket>();
+  const held = new Set<net.Socket>();
+  let swallowing = false;
   let accepted = 0;
   const server = net.createServer((client) => {
     accepted++;
+    if (swallowing) {
+      held.add(client);
+      client.on('error', () => undefined).on('close', () => held.delete(client));
+      return;
+    }
     const upstream = net.connect(target.port, target.host);
     open.add(client).add(upstream);
     const drop = () => {
@@ -73,7 +85,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     cut: stopListening,
     reset: resetOpen,
+    blackhole() {
+      swallowing = true;
+      resetOpen();
+    },
     async restore() {
+      swallowing = false;
+      for (const s of held) s.destroy();
+      held.clear();
       if (listening) return;
       await listen(port);
       listening = true;

@@ -82,15 +82,22 @@ export class PgJobQueue implements JobQueue {
 
   /**
    * A claim whose connection broke may have been committed with its answer lost: then no one
-   * works the jobs it leased until the lease lapses. Release them by their tokens (best effort:
-   * when the database is still away, the lease lapses as before).
+   * works the jobs it leased until the lease lapses. Release them by their tokens, trying a few
+   * times over a second (best effort: when the database stays away, the lease lapses as before).
    */
   private async undoneOnLostAnswer<T>(leases: string[], claim: () => Promise<T>): Promise<T> {
     try {
       return await claim();
     } catch (e) {
-      if (isStoreUnavailable(e)) {
-        await this.db.query("UPDATE jobs SET locked_until = NULL, lease = NULL WHERE lease = ANY($1) AND state = 'queued'", [leases]).catch(() => undefined);
+      if (!isStoreUnavailable(e)) throw e;
+      for (const wait of [0, 200, 800]) {
+        await new Promise((r) => setTimeout(r, wait));
+        try {
+          await this.db.query("UPDATE jobs SET locked_until = NULL, lease = NULL WHERE lease = ANY($1) AND state = 'queued'", [leases]);
+          break;
+        } catch (undo) {
+          if (!isStoreUnavailable(undo)) break;
+        }
       }
       throw e;
     }
