@@ -2,7 +2,7 @@
 // takes seconds on a loaded 2-core machine: the default 5 s per test is too tight for them.
 // Two projects: every test on SQLite; and, when DATABASE_URL is set, the HTTP suites again on
 // PostgreSQL (their helpers read BOLAG_TEST_STORE: test/helpers/test-store.ts). Suites that
-// pick their database themselves (store contract, search, multiprocess) are in the first only.
+// pick their database themselves (store contract, search, multiprocess, test/faults) are in the first only.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
