@@ -2,7 +2,7 @@
 // takes seconds on a loaded 2-core machine: the default 5 s per test is too tight for them.
 // Two projects: every test on SQLite; and, when DATABASE_URL is set, the HTTP suites again on
 // PostgreSQL (their helpers read BOLAG_TEST_STORE: test/helpers/test-store.ts). Suites that
-// pick their database themselves (store contract, search, multiprocess) are in the first only.
+// pick their database themselves (store contract, search, multiprocess, test/faults) are in the first only.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -23,7 +23,7 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: HTTP_SUITES,
-                // Crash recovery of a SQLite-backed child process; its PostgreSQL counterpart is in test/multiprocess.
+                // Crash recovery picks its database itself (SQLite, and PostgreSQL when DATABASE_URL is set).
                 exclude: ['test/exports/crash.test.ts'],
                 env: { BOLAG_TEST_STORE: 'postgres' },
               },

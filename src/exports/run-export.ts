@@ -7,6 +7,7 @@ import { FILTERS_SCHEMA, normalizeFilters, type SearchFilters } from '../core/se
 import { LIMITS } from '../core/values.js';
 import type { ServerContext } from '../app/context.js';
 import type { StoredExport } from '../store/exports.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import { rowEncoder, type EncodedSlice } from './encoders.js';
 import { PartWriter } from './part-writer.js';
 import { presentExport } from './present.js';
@@ -137,6 +138,9 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
     await source?.return(undefined).catch(() => undefined);
     await writer?.abort().catch(() => undefined);
     if (err instanceof RunInterrupted) throw err;
+    // The database went away for a moment: not the export's fault. The worker runs it again
+    // once the database answers (a run starts from scratch), instead of failing it.
+    if (isStoreUnavailable(err)) throw err;
     await files.clear(exportId).catch(() => undefined);
     const error = describeFailure(err);
     const ok = await store.exports.settle(

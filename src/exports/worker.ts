@@ -4,6 +4,7 @@
 import type { ServerContext } from '../app/context.js';
 import type { RunningWorker } from '../app/worker.js';
 import type { Job } from '../store/store.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 import { runExport, RunInterrupted, type RunControl } from './run-export.js';
 
 export const EXPORT_JOB = 'export.run';
@@ -91,7 +92,25 @@ export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions
         await store.jobs.release(job).catch(() => undefined);
         return;
       }
-      await store.jobs.retry(job, new Date(Date.now() + 5000), String(err)).catch(() => undefined);
+      if (isStoreUnavailable(err)) await handBackWhenReachable(job, String(err));
+      else await store.jobs.retry(job, new Date(Date.now() + 5000), String(err)).catch(() => undefined);
+    }
+  }
+
+  /**
+   * The database went away mid-run: keep trying, backing off, to put the job back due at once,
+   * so the export runs again as soon as the database answers rather than a lease later. If it
+   * stays away longer than the lease, the lease lapses and any worker takes the job then.
+   */
+  async function handBackWhenReachable(job: Job, error: string): Promise<void> {
+    const giveUpAt = Date.now() + LEASE_MS;
+    for (let wait = 250; !stopping.signal.aborted && Date.now() < giveUpAt; wait = Math.min(wait * 2, 4000)) {
+      try {
+        await store.jobs.retry(job, new Date(), error);
+        return;
+      } catch {
+        await sleep(wait);
+      }
     }
   }
 

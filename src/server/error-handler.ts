@@ -1,6 +1,7 @@
 // One place turns every failure into the contract's error body; 5xx never shows internals.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError, type ErrorBody } from '../core/errors.js';
+import { isStoreUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../store/unavailable.js';
 import type { RouteTable } from './early-errors.js';
 
 export function errorBody(error: ApiError, requestId: string): ErrorBody {
@@ -23,13 +24,20 @@ function toApiError(error: FastifyError): ApiError {
       return new ApiError('invalid_body', 'The Content-Length does not match the body.');
   }
   if (error.statusCode === 400) return new ApiError('invalid_body', `The body is not valid JSON: ${error.message}`);
+  // The database is out of reach or busy for a moment: say when to try again, never how it failed.
+  if (isStoreUnavailable(error)) {
+    return new ApiError('service_unavailable', 'The service is briefly unavailable. Retry after the number of seconds in Retry-After.', undefined, {
+      'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS),
+    });
+  }
   return new ApiError('internal_error', 'Something went wrong on our side. Try again; if it persists, quote the request id.');
 }
 
 export function installErrorHandling(app: FastifyInstance, routes: RouteTable): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.status === 503) request.log.warn({ err: error }, 'database unavailable');
+    else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     void reply.code(apiError.status).headers(apiError.headers).send(errorBody(apiError, request.id));
   });
   app.setNotFoundHandler((request, reply) => {

@@ -1,4 +1,5 @@
 import type { WebhookStatus } from '../core/values.js';
+import type { JobSettlement } from './store.js';
 
 export interface StoredWebhook {
   id: string;
@@ -28,6 +29,13 @@ export interface StoredDelivery {
   created_at: string;
 }
 
+/** One finished delivery attempt and how its job ends. */
+export interface AttemptSettlement {
+  job: JobSettlement;
+  delivery: StoredDelivery | null;
+  ok: boolean;
+}
+
 export interface WebhookRepository {
   create(w: StoredWebhook): Promise<void>;
   get(accountId: string, id: string): Promise<StoredWebhook | null>;
@@ -47,8 +55,12 @@ export interface WebhookRepository {
    */
   recordOutcome(id: string, ok: boolean, opts: { now: string; failingAfter: number }): Promise<void>;
   /**
-   * Records several attempts and counts their outcomes (as recordDelivery and recordOutcome, in
-   * order, each at its delivery's created_at) in one transaction.
+   * Settles several delivery jobs and records their attempts in one transaction. An attempt is
+   * recorded, and its outcome counted (as recordDelivery and recordOutcome, in order, each at its
+   * delivery's created_at), only when its job's settlement took effect (the lease was still
+   * current): a job is completed once, so a successful attempt is recorded once per event and
+   * webhook, whether the worker died before this transaction (the job runs again) or its lease
+   * lapsed and another worker took the job over. `delivery` null: settle only (nothing was sent).
    */
-  recordAttempts(items: readonly { delivery: StoredDelivery; ok: boolean }[], opts: { failingAfter: number }): Promise<void>;
+  recordAttempts(items: readonly AttemptSettlement[], opts: { failingAfter: number }): Promise<void>;
 }

@@ -6,7 +6,8 @@ import type { Dispatcher } from 'undici';
 import { newId } from '../core/ids.js';
 import { LIMITS } from '../core/values.js';
 import type { Job, JobSettlement, Store } from '../store/store.js';
-import type { StoredDelivery, StoredWebhook } from '../store/webhooks.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
+import type { AttemptSettlement, StoredDelivery, StoredWebhook } from '../store/webhooks.js';
 import { refreshHealth, signingSecrets } from './health.js';
 import { createSafeDispatcher } from './safe-dispatcher.js';
 import { sendDelivery, type SendResult } from './sender.js';
@@ -50,11 +51,14 @@ export interface DeliveryWorkerOptions {
 }
 
 /** One finished attempt, waiting to be written with others in one transaction. */
-interface Settled {
-  delivery: StoredDelivery | null;
-  ok: boolean;
-  job: JobSettlement;
+interface Settled extends AttemptSettlement {
+  /** When the attempt finished: past its lease, writing it is pointless (another worker has the job). */
+  at: number;
 }
+
+/** Backing off while the database is out of reach: from this, doubling, up to the cap. */
+const BACKOFF_MS = 250;
+const BACKOFF_CAP_MS = 4000;
 
 export class DeliveryWorker {
   private readonly schedule: readonly number[];
@@ -70,6 +74,7 @@ export class DeliveryWorker {
   private pending: Settled[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  private flushBackoffMs = 0;
   private stopping = false;
   private loop: Promise<void> | undefined;
 
@@ -136,7 +141,23 @@ export class DeliveryWorker {
 
   /** One attempt of one job; its outcome is written with the next batch. Public for tests and the bench. */
   async process(job: Job): Promise<void> {
-    this.settle(await this.attemptJob(job));
+    this.settle(await this.attemptWhenReachable(job));
+  }
+
+  /**
+   * The reads before an attempt need the database; while it is out of reach, wait and read again
+   * (the job stays leased to us) rather than drop the job until its lease lapses.
+   */
+  private async attemptWhenReachable(job: Job): Promise<Settled> {
+    const giveUpAt = Date.now() + this.leaseMs / 2;
+    for (let wait = BACKOFF_MS; ; wait = Math.min(wait * 2, BACKOFF_CAP_MS)) {
+      try {
+        return await this.attemptJob(job);
+      } catch (e) {
+        if (!isStoreUnavailable(e) || this.stopping || Date.now() + wait > giveUpAt) throw e;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
   }
 
   private async attemptJob(job: Job): Promise<Settled> {
@@ -144,7 +165,7 @@ export class DeliveryWorker {
     const found = await this.store.webhooks.getById(p.webhook_id);
     // Deleted, or disabled (now or by the failing period running out): it receives nothing.
     const webhook = found && (await refreshHealth(this.store, found, this.now(), this.disableAfter));
-    if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { job, outcome: 'complete' } };
+    if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { job, outcome: 'complete' }, at: Date.now() };
     const result = await this.attempt(webhook, p);
     const attempt = job.attempts + 1;
     const at = this.now();
@@ -165,7 +186,7 @@ export class DeliveryWorker {
     else if (attempt <= this.schedule.length) {
       outcome = { job, outcome: 'retry', runAt: new Date(at.getTime() + this.schedule[attempt - 1] * 1000), error };
     } else outcome = { job, outcome: 'fail', error };
-    return { delivery, ok: result.ok, job: outcome };
+    return { delivery, ok: result.ok, job: outcome, at: Date.now() };
   }
 
   /** Queues an outcome; a batch is written when it is full or a few milliseconds old. */
@@ -175,7 +196,12 @@ export class DeliveryWorker {
     else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
   }
 
-  /** Writes the attempts, then settles their jobs: a crash in between redelivers (at least once). */
+  /**
+   * Settles the jobs and records their attempts in one transaction: a crash before it redelivers
+   * (at least once), and a delivery is never recorded as delivered twice. While the database is
+   * out of reach the batch waits and is written again, backing off, as long as its leases hold;
+   * after that the jobs run again elsewhere.
+   */
   flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
@@ -184,11 +210,14 @@ export class DeliveryWorker {
     if (batch.length === 0) return this.flushing;
     this.flushing = this.flushing.then(async () => {
       try {
-        const attempts = batch.flatMap((s) => (s.delivery ? [{ delivery: s.delivery, ok: s.ok }] : []));
-        await this.store.webhooks.recordAttempts(attempts, { failingAfter: this.failingAfter });
-        await this.store.jobs.settle(batch.map((s) => s.job));
-      } catch {
-        // Unsettled jobs keep their lease and run again when it lapses.
+        await this.store.webhooks.recordAttempts(batch, { failingAfter: this.failingAfter });
+        this.flushBackoffMs = 0;
+      } catch (e) {
+        if (!isStoreUnavailable(e) || this.stopping) return;
+        const fresh = batch.filter((s) => Date.now() - s.at < this.leaseMs);
+        this.pending = [...fresh, ...this.pending];
+        this.flushBackoffMs = Math.min(Math.max(BACKOFF_MS, this.flushBackoffMs * 2), BACKOFF_CAP_MS);
+        if (this.pending.length > 0 && !this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.flushBackoffMs);
       }
     });
     return this.flushing;

@@ -89,6 +89,30 @@ export function workContract(name: string, open: () => Promise<Store>): void {
       expect(await s.exportFiles.size('exp_f', 'part-001.csv')).toBeNull();
     }));
 
+    it('a delivery attempt is recorded with its job\'s settlement, only under the current lease, once', withStore(async (s) => {
+      await s.webhooks.create({
+        id: 'whk_w', account_id: 'acct_w', url: 'https://example.com/h', events: ['company.updated'], filters: {}, status: 'active',
+        secret: 'whsec_x', previous_secret: null, previous_secret_expires_at: null, consecutive_failures: 0, failing_since: null,
+        created_at: new Date().toISOString(),
+      });
+      const attempt = (id: string) => ({
+        id, webhook_id: 'whk_w', event_id: 'evt_w', event_type: 'company.updated', attempt: 1, status_code: 200, duration_ms: 5, error: null,
+        created_at: new Date().toISOString(),
+      });
+      await s.jobs.enqueue('webhook.deliver', { n: 1 }, { key: 'whk_w:evt_w' });
+      const first = (await s.jobs.claim(['webhook.deliver'], 30))!;
+      await new Promise((r) => setTimeout(r, 60));
+      const second = (await s.jobs.claim(['webhook.deliver'], 10_000))!; // the first worker's lease lapsed
+      // The first worker reports late: neither its settlement nor its attempt is written.
+      await s.webhooks.recordAttempts([{ job: { job: first, outcome: 'complete' }, delivery: attempt('dlv_late'), ok: true }], { failingAfter: 7 });
+      expect(await s.webhooks.listDeliveries('whk_w', 10)).toEqual([]);
+      await s.webhooks.recordAttempts([{ job: { job: second, outcome: 'complete' }, delivery: attempt('dlv_ok'), ok: true }], { failingAfter: 7 });
+      // Written again (a flush whose answer was lost): the job is settled already, nothing is added.
+      await s.webhooks.recordAttempts([{ job: { job: second, outcome: 'complete' }, delivery: attempt('dlv_again'), ok: true }], { failingAfter: 7 });
+      expect((await s.webhooks.listDeliveries('whk_w', 10)).map((d) => d.id)).toEqual(['dlv_ok']);
+      expect(await s.jobs.claim(['webhook.deliver'], 10)).toBeNull();
+    }));
+
     it('rate windows: racing takers never get more than the limit between them', withStore(async (s) => {
       const start = Date.now() - (Date.now() % 60_000);
       const got = await Promise.all(Array.from({ length: 12 }, () => s.rateWindows.take('key_1', start, 5, 37)));

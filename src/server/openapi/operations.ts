@@ -27,6 +27,9 @@ export const errorResponses = {
   '404': errorResponse('Not found'),
   '429': errorResponse('Rate limited', { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } }, ...rateLimitHeaders }),
   '500': errorResponse('Internal error (quote the request id)'),
+  '503': errorResponse('The database is briefly unreachable or busy (service_unavailable); retry after Retry-After', {
+    'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+  }),
 };
 
 const meta = { type: 'object', required: ['request_id'], properties: { request_id: { type: 'string' } } };

@@ -2,6 +2,7 @@
 // set to the store's schema, then public (where the contrib extensions live), so that the
 // same SQL runs in any schema: tests give each run its own.
 import pg from 'pg';
+import { isStoreUnavailable } from '../unavailable.js';
 import { maskInText, splitSchema } from './url.js';
 
 /** Anything that runs a query: the pool, or the client of a transaction. */
@@ -37,11 +38,17 @@ export class PgDb implements Queryable {
       max: opts.max ?? Number(process.env.BOLAG_PG_POOL_MAX ?? 10),
       options: `-c search_path=${this.schema === 'public' ? 'public' : `${this.schema},public`}`,
       types,
-      connectionTimeoutMillis: 10_000,
+      // A request waits at most this long for a connection, then gets 503 (src/store/unavailable.ts):
+      // while the database is down, answers come quickly instead of piling up.
+      connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      keepAlive: true,
     });
     // An idle client that loses its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
+    // Nor one that is checked out between two queries (a transaction, a COPY): node-postgres then
+    // emits 'error' on the client itself, and the next query on it fails, which its caller handles.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
@@ -60,6 +67,7 @@ export class PgDb implements Queryable {
     } catch (e) {
       throw this.masked(e);
     }
+    let broken = false;
     try {
       await client.query('BEGIN');
       const result = await fn(client);
@@ -67,9 +75,11 @@ export class PgDb implements Queryable {
       return result;
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
+      // A connection that broke goes, not back to the pool for the next caller.
+      broken = isStoreUnavailable(e);
+      throw this.masked(e);
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
 import type { Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
+import { isStoreUnavailable } from '../unavailable.js';
 import type { PgDb, Queryable } from './database.js';
 
 interface JobRow {
@@ -60,7 +61,7 @@ export class PgJobQueue implements JobQueue {
   async claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
     const leases = Array.from({ length: limit }, newLease);
-    const r = await this.db.query<JobRow>(
+    const r = await this.undoneOnLostAnswer(leases, () => this.db.query<JobRow>(
       `WITH due AS (
          SELECT id, row_number() OVER () AS n FROM (
            SELECT id FROM jobs
@@ -73,10 +74,33 @@ export class PgJobQueue implements JobQueue {
        FROM due WHERE j.id = due.id
        RETURNING j.id, j.kind, j.payload, j.attempts, j.run_at, j.lease`,
       [kinds, limit, leaseMs, leases],
-    );
+    ));
     return r.rows
       .sort((a, b) => a.run_at.getTime() - b.run_at.getTime())
       .map((row) => ({ id: row.id, kind: row.kind, payload: row.payload, attempts: row.attempts, runAt: row.run_at, lease: row.lease }));
+  }
+
+  /**
+   * A claim whose connection broke may have been committed with its answer lost: then no one
+   * works the jobs it leased until the lease lapses. Release them by their tokens, trying a few
+   * times over a second (best effort: when the database stays away, the lease lapses as before).
+   */
+  private async undoneOnLostAnswer<T>(leases: string[], claim: () => Promise<T>): Promise<T> {
+    try {
+      return await claim();
+    } catch (e) {
+      if (!isStoreUnavailable(e)) throw e;
+      for (const wait of [0, 200, 800]) {
+        await new Promise((r) => setTimeout(r, wait));
+        try {
+          await this.db.query("UPDATE jobs SET locked_until = NULL, lease = NULL WHERE lease = ANY($1) AND state = 'queued'", [leases]);
+          break;
+        } catch (undo) {
+          if (!isStoreUnavailable(undo)) break;
+        }
+      }
+      throw e;
+    }
   }
 
   async extend(job: JobClaim, leaseMs: number): Promise<boolean> {
@@ -109,7 +133,8 @@ export class PgJobQueue implements JobQueue {
   }
 }
 
-async function settleOne(q: Queryable, s: JobSettlement): Promise<boolean> {
+/** Settles one job under its lease (also inside another repository's transaction); false when the claim is no longer current. */
+export async function settleOne(q: Queryable, s: JobSettlement): Promise<boolean> {
   let r;
   if (s.outcome === 'complete') {
     r = await q.query(`UPDATE jobs SET state = 'done', locked_until = NULL, lease = NULL WHERE ${CURRENT}`, [s.job.id, s.job.lease]);

@@ -1,5 +1,6 @@
-import type { StoredDelivery, StoredWebhook, WebhookRepository } from '../webhooks.js';
+import type { AttemptSettlement, StoredDelivery, StoredWebhook, WebhookRepository } from '../webhooks.js';
 import type { PgDb, Queryable } from './database.js';
+import { settleOne } from './job-queue.js';
 
 const COLUMNS = [
   'id', 'account_id', 'url', 'events', 'filters', 'status', 'secret', 'previous_secret',
@@ -79,10 +80,11 @@ export class PgWebhookRepository implements WebhookRepository {
     await applyOutcome(this.db, id, ok, opts.now, opts.failingAfter);
   }
 
-  async recordAttempts(items: readonly { delivery: StoredDelivery; ok: boolean }[], opts: { failingAfter: number }): Promise<void> {
+  async recordAttempts(items: readonly AttemptSettlement[], opts: { failingAfter: number }): Promise<void> {
     if (items.length === 0) return;
     await this.db.tx(async (client) => {
-      for (const { delivery, ok } of items) {
+      for (const { job, delivery, ok } of items) {
+        if (!(await settleOne(client, job)) || !delivery) continue;
         await insertDelivery(client, delivery);
         await applyOutcome(client, delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
       }

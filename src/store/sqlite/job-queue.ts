@@ -105,13 +105,16 @@ export class SqliteJobQueue implements JobQueue {
     if (results.length === 0) return;
     this.db
       .transaction(() => {
-        for (const r of results) {
-          if (r.outcome === 'complete') this.done(r.job);
-          else if (r.outcome === 'retry') this.retryOne(r.job, r.runAt, r.error);
-          else this.failOne(r.job, r.error);
-        }
+        for (const r of results) this.settleOne(r);
       })
       .immediate();
+  }
+
+  /** Settles one job under its lease, in the caller's transaction; false when the claim is no longer current. */
+  settleOne(s: JobSettlement): boolean {
+    if (s.outcome === 'complete') return this.done(s.job);
+    if (s.outcome === 'retry') return this.retryOne(s.job, s.runAt, s.error);
+    return this.failOne(s.job, s.error);
   }
 
   private done(job: JobClaim): boolean {

@@ -34,9 +34,9 @@ export class SqliteStore implements Store {
     this.companies = new SqliteCompanyRepository(db);
     this.accounts = new SqliteAccountRepository(db);
     this.exports = new SqliteExportRepository(db);
-    this.webhooks = new SqliteWebhookRepository(db);
-    this.outbox = new SqliteOutboxRepository(db);
     this.jobs = new SqliteJobQueue(db);
+    this.webhooks = new SqliteWebhookRepository(db, this.jobs);
+    this.outbox = new SqliteOutboxRepository(db);
     this.exportFiles = new DiskExportFiles(exportDir);
     this.rateWindows = new SqliteRateWindows(db);
   }

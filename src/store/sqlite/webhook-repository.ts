@@ -1,5 +1,6 @@
-import type { StoredDelivery, StoredWebhook, WebhookRepository } from '../webhooks.js';
+import type { AttemptSettlement, StoredDelivery, StoredWebhook, WebhookRepository } from '../webhooks.js';
 import type { Db } from './database.js';
+import type { SqliteJobQueue } from './job-queue.js';
 import { statementCache } from './statements.js';
 
 type WebhookRow = Omit<StoredWebhook, 'events' | 'filters'> & { events: string; filters: string };
@@ -16,7 +17,10 @@ function toColumns(w: Partial<StoredWebhook>): Record<string, unknown> {
 export class SqliteWebhookRepository implements WebhookRepository {
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly jobs: SqliteJobQueue,
+  ) {
     this.sql = statementCache(db);
   }
 
@@ -79,14 +83,17 @@ export class SqliteWebhookRepository implements WebhookRepository {
     this.applyOutcome(id, ok, opts.now, opts.failingAfter);
   }
 
-  async recordAttempts(items: readonly { delivery: StoredDelivery; ok: boolean }[], opts: { failingAfter: number }): Promise<void> {
+  async recordAttempts(items: readonly AttemptSettlement[], opts: { failingAfter: number }): Promise<void> {
     if (items.length === 0) return;
-    this.db.transaction(() => {
-      for (const { delivery, ok } of items) {
-        this.insertDelivery(delivery);
-        this.applyOutcome(delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
-      }
-    })();
+    this.db
+      .transaction(() => {
+        for (const { job, delivery, ok } of items) {
+          if (!this.jobs.settleOne(job) || !delivery) continue;
+          this.insertDelivery(delivery);
+          this.applyOutcome(delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
+        }
+      })
+      .immediate();
   }
 
   private insertDelivery(d: StoredDelivery): void {
