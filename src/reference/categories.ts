@@ -1,4 +1,5 @@
-import { readTable } from './read-table.js';
+// The table is data (data/categories.json); tsc copies an imported JSON file beside the compiled module.
+import rows from './data/categories.json' with { type: 'json' };
 import { normalizeSni } from './sni.js';
 
 /**
@@ -14,7 +15,7 @@ export interface Category {
 }
 
 /** The category tree in display order, each parent before its children (data/categories.json). */
-export const CATEGORIES: readonly Category[] = readTable<Category>('categories');
+export const CATEGORIES: readonly Category[] = rows as readonly Category[];
 
 const BY_SLUG = new Map(CATEGORIES.map((c) => [c.slug, c]));
 const CHILDREN = new Map<string, Category[]>();

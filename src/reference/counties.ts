@@ -1,4 +1,5 @@
-import { readTable } from './read-table.js';
+// The table is data (data/counties.json); tsc copies an imported JSON file beside the compiled module.
+import rows from './data/counties.json' with { type: 'json' };
 
 /** Swedish counties (län) with official SCB two-digit codes. */
 export interface County {
@@ -6,7 +7,7 @@ export interface County {
   name: string;
 }
 
-export const COUNTIES: readonly County[] = readTable<County>('counties');
+export const COUNTIES: readonly County[] = rows as readonly County[];
 
 const BY_CODE = new Map(COUNTIES.map((c) => [c.code, c]));
 

@@ -1,4 +1,5 @@
-import { readTable } from './read-table.js';
+// The table is data (data/municipalities.json); tsc copies an imported JSON file beside the compiled module.
+import rows from './data/municipalities.json' with { type: 'json' };
 
 /**
  * A postal area: the first three digits of real postal codes used in a
@@ -27,7 +28,7 @@ export interface Municipality {
 }
 
 /** All 290 Swedish municipalities, ordered by code. */
-export const MUNICIPALITIES: readonly Municipality[] = readTable<Municipality>('municipalities');
+export const MUNICIPALITIES: readonly Municipality[] = rows as readonly Municipality[];
 
 const BY_CODE = new Map(MUNICIPALITIES.map((m) => [m.code, m]));
 

@@ -1,4 +1,5 @@
-import { readTable } from './read-table.js';
+// The table is data (data/sni-details.json); tsc copies an imported JSON file beside the compiled module.
+import rows from './data/sni-details.json' with { type: 'json' };
 
 /**
  * An SNI 2007 detailed group (detaljgrupp, five digits) with its Swedish name.
@@ -12,4 +13,4 @@ export interface SniDetail {
 }
 
 /** All 821 SNI 2007 detailed groups, ordered by code. */
-export const SNI_DETAILS: readonly SniDetail[] = readTable<SniDetail>('sni-details');
+export const SNI_DETAILS: readonly SniDetail[] = rows as readonly SniDetail[];

@@ -1,4 +1,5 @@
-import { readTable } from './read-table.js';
+// The table is data (data/sni-divisions.json); tsc copies an imported JSON file beside the compiled module.
+import rows from './data/sni-divisions.json' with { type: 'json' };
 
 /** SNI 2007 divisions (huvudgrupper, two digits) with Swedish names. */
 export interface SniDivision {
@@ -6,4 +7,4 @@ export interface SniDivision {
   name: string;
 }
 
-export const SNI_DIVISIONS: readonly SniDivision[] = readTable<SniDivision>('sni-divisions');
+export const SNI_DIVISIONS: readonly SniDivision[] = rows as readonly SniDivision[];

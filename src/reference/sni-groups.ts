@@ -1,4 +1,5 @@
-import { readTable } from './read-table.js';
+// The table is data (data/sni-groups.json); tsc copies an imported JSON file beside the compiled module.
+import rows from './data/sni-groups.json' with { type: 'json' };
 
 /** SNI 2007 groups (grupper, three digits) with Swedish names. */
 export interface SniGroup {
@@ -6,4 +7,4 @@ export interface SniGroup {
   name: string;
 }
 
-export const SNI_GROUPS: readonly SniGroup[] = readTable<SniGroup>('sni-groups');
+export const SNI_GROUPS: readonly SniGroup[] = rows as readonly SniGroup[];

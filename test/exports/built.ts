@@ -40,7 +40,6 @@ export async function ensureBuilt(): Promise<void> {
     if (builtAt() < newest(join(ROOT, 'src'))) {
       // tsc still emits when another part of the tree has type errors; the tests then show what works.
       await execa('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, reject: false });
-      await execa('node', ['scripts/copy-data.mjs'], { cwd: ROOT }); // the reference tables, as npm run build does
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });
