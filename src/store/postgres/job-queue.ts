@@ -4,6 +4,7 @@
 // worker whose lease lapsed (and whose job was taken over) changes nothing when it reports late.
 // The database's clock judges every lease, so the processes' clocks need not agree.
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { newId } from '../../core/ids.js';
 import type { Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
 import type { PgDb, Queryable } from './database.js';
@@ -18,6 +19,8 @@ interface JobRow {
 }
 
 const newLease = () => randomBytes(12).toString('base64url');
+/** Written beside each lease: which process holds it. */
+const CLAIMER = `${hostname()}:${process.pid}`;
 const CURRENT = "id = $1 AND lease = $2 AND state = 'queued'";
 
 export class PgJobQueue implements JobQueue {
@@ -69,10 +72,10 @@ export class PgJobQueue implements JobQueue {
            FOR UPDATE SKIP LOCKED
          ) picked
        )
-       UPDATE jobs j SET locked_until = now() + $3 * interval '1 millisecond', lease = ($4::text[])[due.n]
+       UPDATE jobs j SET locked_until = now() + $3 * interval '1 millisecond', lease = ($4::text[])[due.n], locked_by = $5
        FROM due WHERE j.id = due.id
        RETURNING j.id, j.kind, j.payload, j.attempts, j.run_at, j.lease`,
-      [kinds, limit, leaseMs, leases],
+      [kinds, limit, leaseMs, leases, CLAIMER],
     );
     return r.rows
       .sort((a, b) => a.run_at.getTime() - b.run_at.getTime())

@@ -170,4 +170,12 @@ export const SERVICE_MIGRATIONS: readonly PgMigration[] = [
       );
     `,
   },
+  {
+    version: 106,
+    name: 'job claimer',
+    sql: `
+      -- Which process holds a job's lease (host:pid), for operators asking "who runs this?".
+      ALTER TABLE jobs ADD COLUMN locked_by text;
+    `,
+  },
 ];
