@@ -41,8 +41,9 @@ export async function startReplica(args: readonly string[], env: Record<string, 
     child.stderr!.on('data', check);
     void child.then(() => reject(new Error(`serve exited:\n${err}`)));
   });
-  // The key (first start only) is printed just after the listening line.
+  // The key (first start only) is printed just after the listening line, after saying so on stderr.
   await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < 100 && err.includes('Created the local account') && !/^bk_\S+$/m.test(out); i++) await new Promise((r) => setTimeout(r, 50));
   const key = /^(bk_\S+)$/m.exec(out)?.[1];
   return {
     url,
