@@ -185,10 +185,12 @@ export class DeliveryWorker {
     this.flushing = this.flushing.then(async () => {
       try {
         const attempts = batch.flatMap((s) => (s.delivery ? [{ delivery: s.delivery, ok: s.ok }] : []));
-        await this.store.webhooks.recordAttempts(attempts, { failingAfter: this.failingAfter });
-        await this.store.jobs.settle(batch.map((s) => s.job));
+        // A settlement given up is a delivery made again once the lease lapses: a busy database
+        // (another process holding SQLite's write lock, a PostgreSQL failover) is waited out.
+        await persist(() => this.store.webhooks.recordAttempts(attempts, { failingAfter: this.failingAfter }));
+        await persist(() => this.store.jobs.settle(batch.map((s) => s.job)));
       } catch {
-        // Unsettled jobs keep their lease and run again when it lapses.
+        // Still failing after the retries: unsettled jobs keep their lease and run again when it lapses.
       }
     });
     return this.flushing;
@@ -204,5 +206,17 @@ export class DeliveryWorker {
       { url: webhook.url, body: p.body, eventId: p.event_id, eventType: p.event_type, signature },
       { dispatcher: this.dispatcher, timeoutMs: this.timeoutMs },
     );
+  }
+}
+
+/** Runs a write, trying again for up to about 10 s (well inside a delivery's lease) while it fails. */
+async function persist(write: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (attempt >= 8) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(2000, 50 * 2 ** attempt)));
+    }
   }
 }
