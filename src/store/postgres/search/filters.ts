@@ -95,7 +95,7 @@ export function buildConditions(f: SearchFilters): Conditions {
     if (query.words.length === 0) empty = true;
     else {
       text = { ...textSql(query), query };
-      add('q', text.match);
+      add('q', and([text.candidates, text.match]));
     }
   }
   return { list, text, box, empty };
