@@ -32,9 +32,16 @@ interface Tier {
   where: Sql[];
   /** The same rows as an index finds them, to collect. */
   indexed: Sql;
-  /** Candidate rows by the statistics. */
+  /** Candidate rows by the statistics (what collecting reads). */
   estimate: number;
+  /** Rows of the tier by the statistics, words taken as independent (what a walk finds). */
+  joint: number;
 }
+
+/** A row collected is a random heap read: about ten rows walked in rowid order. */
+const RANDOM_READ = 10;
+/** The share of companies a word matching through the industry is taken to match. */
+const INDUSTRY_SHARE = 0.1;
 
 export async function relevancePage(db: Queryable, query: SearchQuery, conds: Conditions, checks: Sql[], after: Position | null, need: number): Promise<Hit[]> {
   const text = conds.text!;
@@ -44,14 +51,23 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
   const words = text.query.words;
   const rowsOf = (ws: readonly TextWord[], exact = false) => Math.min(Infinity, ...ws.map((w) => wordRows(stats, exact ? { ...w, prefix: false } : w)));
   const trivial = (s: Sql) => s.sql === 'true';
+  const n = Math.max(stats.rows, 1);
+  const jointOf = (exact: boolean, industry: boolean) =>
+    n * words.reduce((p, w, i) => p * Math.min(1, wordRows(stats, exact ? { ...w, prefix: false } : w) / n + (industry && w.industry.codes.size + w.industry.categories.size > 0 ? INDUSTRY_SHARE : 0)), 1);
   // Each tier's own conditions imply the match; the other filters are tested as they are.
   const others = checks.filter((c) => (c as { name?: string }).name !== 'q');
   const phases: Phase[] = [];
   // Several words, one of them a rare name word: tiers 1-3 would be sparse streams (names with
   // one word of several) while that word's rows are few: they are ranked in one pass, as on SQLite.
   const rare = words.length > 1 ? text.nameCandidateWords.map((w) => ({ w, rows: wordRows(stats, w) })).sort((a, b) => a.rows - b.rows)[0] : undefined;
+  // A rare word that cannot match through the industry is in every match: all tiers in one pass.
+  const whole = rare !== undefined && rare.w.industry.codes.size + rare.w.industry.categories.size === 0;
   if (rare && rare.rows < RARE_WORD_ROWS) {
-    phases.push({ tiers: [1, 2, 3], read: (resume, limit) => oneOrder(db, [...others, sql('c.words @@ ?::tsquery', `'${rare.w.text}'${rare.w.prefix ? ':*' : ''}`), text.inName], text.relevance, desc, resume, limit, expand) });
+    const own = sql('c.words @@ ?::tsquery', `'${rare.w.text}'${rare.w.prefix ? ':*' : ''}`);
+    phases.push({
+      tiers: whole ? [1, 2, 3, 4] : [1, 2, 3],
+      read: (resume, limit) => oneOrder(db, [...others, own, whole ? text.match : text.inName], text.relevance, desc, resume, limit, expand),
+    });
   } else {
     phases.push({
       tiers: [1],
@@ -64,7 +80,7 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
         return readStretch(db, { where, value: sql("'1' || c.name_sort"), orderBy: `c.name_sort${desc ? ' DESC' : ''}, c.rowid`, limit }, expand);
       },
     });
-    phases.push(byRowid(db, { tier: 2, where: [...others, text.exact, not(text.startsWith)], indexed: text.exact, estimate: rowsOf(words, true) }, stats.rows, expand));
+    phases.push(byRowid(db, { tier: 2, where: [...others, text.exact, not(text.startsWith)], indexed: text.exact, estimate: rowsOf(words, true), joint: jointOf(true, false) }, stats.rows, expand));
     // Collected through the name words alone when the last is a short prefix (that one would
     // make the index merge the lists of every word it begins).
     phases.push(
@@ -75,16 +91,17 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
           where: [...others, text.inName, not(text.exact), not(text.startsWith)],
           indexed: trivial(text.nameCandidates) ? text.inNameIndexed : text.nameCandidates,
           estimate: Math.min(rowsOf(words), rowsOf(text.nameCandidateWords)),
+          joint: jointOf(false, false),
         },
         stats.rows,
         expand,
       ),
     );
   }
-  if (text.industry) {
+  if (text.industry && !(whole && rare.rows < RARE_WORD_ROWS)) {
     const some = !trivial(text.candidates);
     const estimate = some ? rowsOf(text.candidateWords) : Infinity;
-    phases.push(byRowid(db, { tier: 4, where: [...others, text.match, not(text.inName)], indexed: some ? text.candidates : text.matchIndexed, estimate }, stats.rows, expand));
+    phases.push(byRowid(db, { tier: 4, where: [...others, text.match, not(text.inName)], indexed: some ? text.candidates : text.matchIndexed, estimate, joint: jointOf(false, true) }, stats.rows, expand));
   }
   if (desc) phases.reverse();
   const startTier = after ? Number(String(after.v)[0]) : null;
@@ -124,9 +141,9 @@ async function readByRowid(db: Queryable, t: Tier, from: number, limit: number, 
   // `c.rowid + 0`: sorted after collecting, never read in rowid order from the primary key.
   const collect = (after: number) =>
     readStretch(db, { where: [...where, t.indexed!, sql('c.rowid > ?', after)], value, orderBy: 'c.rowid + 0', limit }, expand);
-  if ((t.estimate ?? Infinity) <= COLLECT_ROWS) return collect(from);
+  const share = Math.min(1, Math.max(t.joint / Math.max(rows, 1), 1e-6));
+  if (t.estimate <= COLLECT_ROWS || t.estimate * RANDOM_READ <= limit / share) return collect(from);
   const hits: Hit[] = [];
-  const share = Math.min(1, Math.max((t.estimate ?? rows) / Math.max(rows, 1), 1e-4));
   let span = Math.ceil((limit / share) * 2);
   let lo = from;
   let read = 0;
