@@ -154,6 +154,13 @@ export interface Store {
   readonly jobs: JobQueue;
   readonly exportFiles: ExportFiles;
   readonly rateWindows: RateWindows;
+  /**
+   * Runs `fn` while holding a lock named `name` across every process on the database, so that
+   * work such as creating the register on first start is done by one of several processes
+   * starting at once. (SQLite runs it directly: its writers are serialised by the file lock, and
+   * several processes on one file start on one machine, one at a time in practice.)
+   */
+  exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** A named server setting (signing keys), created once and then shared by every process. */
   getOrCreateSetting(name: string, create: () => string): Promise<string>;
   close(): Promise<void>;

@@ -28,6 +28,7 @@ run('two serve processes on one PostgreSQL database', () => {
   let sql: pg.Client;
   const extra: Replica[] = [];
 
+  const sql0 = (text: string) => sql.query(text);
   const get = (r: Replica, path: string, k = key) => call(r.url, k, 'GET', path);
   const eventIds = (type: string) => receiver.received.filter((x) => x.headers['bolag-event-type'] === type).map((x) => String(x.headers['bolag-event-id']));
   const bodies = (type: string) => receiver.received.filter((x) => x.headers['bolag-event-type'] === type).map((x) => JSON.parse(x.raw.toString()));
@@ -49,15 +50,18 @@ run('two serve processes on one PostgreSQL database', () => {
     env = { BOLAG_HOME: join(dir, 'home'), BOLAG_EXPORT_SLOWDOWN_MS: '25' };
     flags = ['--database-url', url, '--seed-count', '3000', '--allow-insecure-webhooks', '--rate-limit', '0', '--export-part-rows', '1000'];
     receiver = await startReceiver();
-    a = await startReplica(flags, env);
-    b = await startReplica(flags, env);
-    key = a.key!;
-    expect(key).toMatch(/^bk_/);
-    expect(b.key).toBeUndefined(); // the second found the register and the account made
-    const hook = await call(a.url, key, 'POST', '/webhooks', { url: `${receiver.url}/hook`, events: ['company.updated', 'export.completed'] });
-    expect(hook.status).toBe(201);
     sql = new pg.Client({ connectionString: DATABASE_URL });
     await sql.connect();
+    // Both at once on an empty database: one migrates and creates the register and the local
+    // account (its key printed once), the other waits for it and finds them.
+    [a, b] = await Promise.all([startReplica(flags, env), startReplica(flags, env)]);
+    const keys = [a.key, b.key].filter(Boolean);
+    expect(keys).toHaveLength(1);
+    key = keys[0]!;
+    expect(key).toMatch(/^bk_/);
+    expect((await sql0(`SELECT count(*)::int AS n FROM "${schema}".companies`)).rows[0].n).toBe(3000);
+    const hook = await call(a.url, key, 'POST', '/webhooks', { url: `${receiver.url}/hook`, events: ['company.updated', 'export.completed'] });
+    expect(hook.status).toBe(201);
   }, 240_000);
 
   afterAll(async () => {
