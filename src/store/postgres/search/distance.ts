@@ -29,7 +29,7 @@ export async function distancePage(db: Queryable, query: SearchQuery, conds: Con
   const hits: Hit[] = [];
   const start = after ? Number(after.v) : 0;
   let done = start;
-  let width = Math.min(radius, start > 0 ? Math.max(0.002, start * 0.002) : 0.5);
+  let width = Math.min(radius, start > 0 ? Math.max(0.002, start * 0.002) : 0.05);
   for (let first = true; ; first = false) {
     const outer = Math.min(radius, done + width);
     const boxes = ringBoxes(near.lat, near.lng, done * 0.999, outer, Math.max(outer - done, outer / BANDS), BANDS);
