@@ -37,7 +37,7 @@ describe('--database-url', () => {
       expect(String(listed.stdout)).toContain('"scopes":["companies:read"]');
       const stats = await bolag(['db', 'stats', '--database-url', withPassword.toString()]);
       expect(stats.exitCode).toBe(0);
-      expect(JSON.parse(String(stats.stdout)).database).toContain('postgres://postgres:***@');
+      expect(JSON.parse(String(stats.stdout)).database).toMatch(/^PostgreSQL postgres:\/\/[^:]+:\*\*\*@/);
       for (const r of [made, listed, stats]) expect(`${r.stdout}${r.stderr}`).not.toContain('hunter2secret');
     } finally {
       await dropSchema(schema);
