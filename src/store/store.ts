@@ -82,10 +82,20 @@ export interface JobQueue {
   fail(job: JobClaim, error: string): Promise<boolean>;
   /** Enqueues several jobs in one transaction; each key dedupes as in enqueue. */
   enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void>;
-  /** Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first. */
-  claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]>;
+  /**
+   * Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first;
+   * `skip` leaves out jobs whose payload field has one of these values (deliveries to a webhook
+   * that already has its share in flight).
+   */
+  claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts?: { skip?: JobSkip }): Promise<Job[]>;
   /** Completes, retries or fails several claimed jobs in one transaction (each only under its current lease). */
   settle(results: readonly JobSettlement[]): Promise<void>;
+}
+
+/** Jobs to leave out of a claim: those whose payload `field` (a top-level string) is one of `values`. */
+export interface JobSkip {
+  field: string;
+  values: readonly string[];
 }
 
 export type JobSettlement =

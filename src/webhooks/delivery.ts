@@ -123,13 +123,16 @@ export class DeliveryWorker {
       // unless nothing at all is in flight.
       if (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0)) {
         try {
-          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free);
+          // Webhooks with their share in flight are left to other processes (and to later rounds),
+          // so their backlog does not stand in front of other webhooks' deliveries.
+          const full = [...this.busyWebhooks].filter(([, n]) => n >= this.perWebhook).map(([id]) => id);
+          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, { skip: { field: 'webhook_id', values: full } });
           const handBack: Job[] = [];
           for (const job of jobs) {
             const webhookId = String(job.payload.webhook_id);
             const busy = this.busyWebhooks.get(webhookId) ?? 0;
-            // That webhook has its share in flight: hand the job back (no attempt counted) for
-            // whichever process has room for it first.
+            // More of one webhook's jobs in this batch than its share: hand the rest back (no
+            // attempt counted) for whichever process has room for them first.
             if (busy >= this.perWebhook) {
               handBack.push(job);
               continue;
