@@ -114,7 +114,7 @@ export const SERVICE_MIGRATIONS: readonly PgMigration[] = [
         data bytea NOT NULL,
         PRIMARY KEY (export_id, part, run, seq)
       );
-      ALTER TABLE export_chunks ALTER COLUMN data SET STORAGE EXTERNAL; -- already compact encodings aside, byte ranges read faster uncompressed
+      ALTER TABLE export_chunks ALTER COLUMN data SET STORAGE EXTERNAL; -- out of line, uncompressed: a range reads its bytes without decompressing the chunk
       CREATE TABLE export_parts (
         export_id text NOT NULL,
         part text NOT NULL,
