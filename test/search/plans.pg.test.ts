@@ -97,7 +97,7 @@ if (!DATABASE_URL) {
     it('include_total on the commonest legal form: from company_counts, exact', async () => {
       const plans = await explain(shapes.total);
       const counts = plans.filter((s) => /FROM company_counts/.test(s.sql));
-      expect(counts.length).toBe(1);
+      expect(counts.length).toBeGreaterThan(0);
       expect(plans.filter((s) => /count\(\*\)/.test(s.sql) && /FROM companies/.test(s.sql))).toEqual([]);
       const f = query(Object.fromEntries(new URLSearchParams(shapes.total))).filters;
       const exact = await store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM companies WHERE legal_form = $1 AND status = 'aktiv'", [f.legal_form![0]]);

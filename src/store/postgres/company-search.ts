@@ -22,7 +22,8 @@ export async function searchHits(db: Queryable, query: SearchQuery, after: Keyse
   const position: Position | null = after ? { v: after.value, r: rowFromCompanyId(after.id) ?? 0 } : null;
   const need = query.limit + 1;
   // A box with few companies is read through the spatial index; a dense one is tested row by row.
-  const smallBox = conds.box !== null && (await companiesInBox(db, conds.box)) <= SMALL_BOX;
+  const inBox = conds.box !== null ? await companiesInBox(db, conds.box) : null;
+  const smallBox = inBox !== null && inBox <= SMALL_BOX;
   const checks = smallBox ? [...conds.list, conds.box!] : [...conds.list];
   switch (query.sort.key) {
     case 'relevance':
@@ -30,7 +31,7 @@ export async function searchHits(db: Queryable, query: SearchQuery, after: Keyse
     case 'distance':
       return distancePage(db, query, conds, [...conds.list], position, need);
     default:
-      return sortedPage(db, query, checks, position, need);
+      return sortedPage(db, query, checks, position, need, conds.box && !smallBox ? [conds.box] : [], smallBox ? inBox : null);
   }
 }
 

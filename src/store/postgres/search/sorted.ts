@@ -37,13 +37,32 @@ export const SORT_SPECS: Record<string, SortSpec> = {
   employees_class: { column: 'employees_rank', nullable: false, range: 'employees_class', values: Array.from({ length: 16 }, (_, i) => i) },
 };
 
-/** Index entries a walk reads before the stretch is collected instead. */
-const WALK_ROWS = 1500;
+/**
+ * Index entries a walk reads before the stretch is collected instead: about twice the rows of
+ * the smallest filter that collecting would start from (company_counts; a walk in value order
+ * reads the table as randomly as collecting, but without the sort), within these bounds.
+ */
+const WALK_ROWS = { min: 1500, max: 50_000, unknown: 20_000 };
+const RANDOM_READ = 2;
+const COLLECT_AT_ONCE = 2500;
 
 /** Filters that lead an index in name order (company-migrations.ts), with status after them. */
 const NAME_LEADERS = ['municipality', 'county', 'category'];
 
-export async function sortedPage(db: Queryable, query: SearchQuery, checks: Condition[], after: Position | null, need: number): Promise<Hit[]> {
+/**
+ * `collectHints`: conditions implied by the checks that give collecting an index (the `near`
+ * box through the spatial index, when it was left out of the checks for a walk).
+ */
+export async function sortedPage(
+  db: Queryable,
+  query: SearchQuery,
+  checks: Condition[],
+  after: Position | null,
+  need: number,
+  collectHints: Sql[] = [],
+  /** Rows of a driver known already (a small near box). */
+  known: number | null = null,
+): Promise<Hit[]> {
   const spec = SORT_SPECS[query.sort.key];
   if (!spec) throw new Error(`unknown sort ${query.sort.key}`);
   const col = `c.${spec.column}`;
@@ -51,9 +70,14 @@ export async function sortedPage(db: Queryable, query: SearchQuery, checks: Cond
   const expand = query.expand.includes('latest_financials');
   const own = ownConditions(spec, query, checks);
   const rest = checks.filter((c) => !own.includes(c));
+  const counted = await smallestFilter(db, rest);
+  const smallest = known === null ? counted : Math.min(known, counted ?? Infinity);
+  // A driver this small is collected at once: cheaper than any walk that might fail.
+  const budget =
+    smallest === null ? WALK_ROWS.unknown : smallest <= COLLECT_AT_ONCE ? 0 : Math.min(WALK_ROWS.max, Math.max(WALK_ROWS.min, smallest * RANDOM_READ));
   const hits: Hit[] = [];
   const stretch = async (where: Sql[], order: string, collectOrder: string, limit: number) =>
-    hits.push(...(await walkOrCollect(db, { own: [...own, ...where], rest, value: sql(col), order, collectOrder, limit }, expand)));
+    hits.push(...(await walkOrCollect(db, { own: [...own, ...where], rest, hints: collectHints, value: sql(col), order, collectOrder, limit, budget }, expand)));
   const collectValue = spec.text ? `(${col} || '') COLLATE "C"` : `(${col} + 0)`;
 
   if (desc && spec.values) {
@@ -101,6 +125,10 @@ interface WalkInput {
   own: Sql[];
   /** Every other filter, tested on the rows walked. */
   rest: Sql[];
+  /** Added when collecting. */
+  hints: Sql[];
+  /** Entries walked at most. */
+  budget: number;
   value: Sql;
   order: string;
   /** The same order written so that no index provides it. */
@@ -111,12 +139,39 @@ interface WalkInput {
 async function walkOrCollect(db: Queryable, s: WalkInput, expand: boolean): Promise<Hit[]> {
   if (s.limit <= 0) return [];
   if (s.rest.length === 0) return readStretch(db, { where: s.own, value: s.value, orderBy: s.order, limit: s.limit }, expand);
+  if (s.budget <= 0) return readStretch(db, { where: [...s.own, ...s.rest, ...s.hints], value: s.value, orderBy: s.collectOrder, limit: s.limit }, expand);
   const own = and(s.own);
   const rest = and(s.rest);
   const walked = await rows<Record<string, unknown> & { v: string | number | null; rowid: number }>(db, {
     sql: `SELECT ${readColumns(expand)}, ${s.value.sql} AS v FROM (SELECT * FROM companies c WHERE ${own.sql} ORDER BY ${s.order} LIMIT ?) c WHERE ${rest.sql} ORDER BY ${s.order} LIMIT ?`,
-    params: [...s.value.params, ...own.params, WALK_ROWS, ...rest.params, s.limit],
+    params: [...s.value.params, ...own.params, Math.round(s.budget), ...rest.params, s.limit],
   });
   if (walked.length >= s.limit) return walked.map((row) => ({ r: row.rowid, v: row.v, row: row as never }));
-  return readStretch(db, { where: [...s.own, ...s.rest], value: s.value, orderBy: s.collectOrder, limit: s.limit }, expand);
+  return readStretch(db, { where: [...s.own, ...s.rest, ...s.hints], value: s.value, orderBy: s.collectOrder, limit: s.limit }, expand);
+}
+
+const COUNTED: Record<string, string> = { county: 'county', municipality: 'municipality', category: 'category', legal_form: 'legal_form' };
+const countCache = new WeakMap<Queryable, Map<string, { n: number; at: number }>>();
+
+/** Companies of the smallest counted filter (county, municipality, category, legal form), or null. */
+async function smallestFilter(db: Queryable, filters: readonly Condition[]): Promise<number | null> {
+  const counted = filters.filter((c) => COUNTED[c.name]);
+  if (counted.length === 0) return null;
+  let cache = countCache.get(db);
+  if (!cache) countCache.set(db, (cache = new Map()));
+  let smallest = Infinity;
+  for (const c of counted) {
+    const key = `${c.name}:${JSON.stringify(c.params)}`;
+    let hit = cache.get(key);
+    if (!hit || Date.now() - hit.at > 60_000) {
+      const [r] = await rows<{ n: number }>(db, {
+        sql: `SELECT coalesce(sum(n), 0)::float8 AS n FROM company_counts WHERE dim = ? AND value IN (${c.params.map(() => '?').join(', ')})`,
+        params: [COUNTED[c.name], ...c.params],
+      });
+      if (cache.size > 2000) cache.clear();
+      cache.set(key, (hit = { n: r.n, at: Date.now() }));
+    }
+    smallest = Math.min(smallest, hit.n);
+  }
+  return smallest;
 }
