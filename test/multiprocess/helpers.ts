@@ -10,8 +10,8 @@ export const BIN = process.env.BOLAG_MP_BIN ?? join(ROOT, 'bin', 'bolag.js');
 
 export interface Replica {
   url: string;
-  /** The local account's key, when this process created the register. */
-  key?: string;
+  /** The local account's key, when this process created the register (printed just after it listens). */
+  key(): string | undefined;
   child: ResultPromise;
   stderr(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -41,13 +41,9 @@ export async function startReplica(args: readonly string[], env: Record<string, 
     child.stderr!.on('data', check);
     void child.then(() => reject(new Error(`serve exited:\n${err}`)));
   });
-  // The key (first start only) is printed just after the listening line, after saying so on stderr.
-  await new Promise((r) => setTimeout(r, 200));
-  for (let i = 0; i < 100 && err.includes('Created the local account') && !/^bk_\S+$/m.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-  const key = /^(bk_\S+)$/m.exec(out)?.[1];
   return {
     url,
-    key,
+    key: () => /^(bk_\S+)$/m.exec(out)?.[1],
     child,
     stderr: () => err,
     async stop(signal = 'SIGTERM') {

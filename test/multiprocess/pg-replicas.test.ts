@@ -60,7 +60,9 @@ run('two serve processes on one PostgreSQL database', () => {
     // Both at once on an empty database: one migrates and creates the register and the local
     // account (its key printed once), the other waits for it and finds them.
     [a, b] = await Promise.all([startReplica(flags, env), startReplica(flags, env)]);
-    const keys = [a.key, b.key].filter(Boolean);
+    await waitFor(() => a.key() ?? b.key(), { timeoutMs: 20_000, what: 'the local account key' });
+    await sleep(1000);
+    const keys = [a.key(), b.key()].filter(Boolean);
     expect(keys).toHaveLength(1);
     key = keys[0]!;
     expect(key).toMatch(/^bk_/);

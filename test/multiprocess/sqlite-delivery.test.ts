@@ -44,7 +44,7 @@ it('delivers each event of a 200-company import once, with two serve processes o
   const first = await startReplica(flags, env);
   replicas.push(first);
   replicas.push(await startReplica(flags, env));
-  const key = first.key!;
+  const key = await waitFor(() => first.key(), { what: 'the local account key' });
   const created = await call(first.url, key, 'POST', '/webhooks', { url: `${receiver.url}/hook`, events: ['company.updated'] });
   expect(created.status).toBe(201);
 
