@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueKey } from '../src/server/api-keys.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openStore } from '../src/store/open-store.js';
 
 const BIN = fileURLToPath(new URL('../../bin/bolag.js', import.meta.url));
 
@@ -23,22 +23,29 @@ export interface ProcessesRun {
 
 type Autocannon = (opts: Record<string, unknown>) => Promise<{ latency: { p50: number; p99: number }; requests: { average: number }; non2xx: number; errors: number; timeouts: number }>;
 
-export async function compareProcesses(dbPath: string, paths: string[], seconds: number, connections = 4, counts = [1, 2]): Promise<ProcessesRun[]> {
-  const side = openSqliteStore(dbPath);
+/** The register: a SQLite file or a PostgreSQL database (the bench's schema in its URL). */
+export interface BenchLocation {
+  dbPath?: string;
+  databaseUrl?: string;
+}
+
+export async function compareProcesses(where: BenchLocation, paths: string[], seconds: number, connections = 4, counts = [1, 2]): Promise<ProcessesRun[]> {
+  const side = await openStore(where);
   const { key } = await issueKey(side, { account: 'bench-processes', plan: 'pro', scopes: ['companies:read'] });
   await side.close();
   const home = mkdtempSync(join(tmpdir(), 'bolag-bench-processes-'));
   const out: ProcessesRun[] = [];
   try {
-    for (const processes of counts) out.push(await runWith(dbPath, home, key, processes, paths, seconds, connections));
+    for (const processes of counts) out.push(await runWith(where, home, key, processes, paths, seconds, connections));
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
   return out;
 }
 
-async function runWith(dbPath: string, home: string, key: string, processes: number, paths: string[], seconds: number, connections: number): Promise<ProcessesRun> {
-  const child = execa('node', [BIN, '--db', dbPath, 'serve', '--port', '0', '--processes', String(processes), '--rate-limit', '0'], {
+async function runWith(where: BenchLocation, home: string, key: string, processes: number, paths: string[], seconds: number, connections: number): Promise<ProcessesRun> {
+  const target = where.databaseUrl ? ['--database-url', where.databaseUrl] : ['--db', where.dbPath!];
+  const child = execa('node', [BIN, ...target, 'serve', '--port', '0', '--processes', String(processes), '--rate-limit', '0'], {
     reject: false,
     env: { ...process.env, BOLAG_HOME: home },
   });

@@ -1,4 +1,4 @@
-// npm run bench -- search [--db PATH] [--count N] [--duration S] [--connections 1,4] [--only a,b] [--no-http] [--no-processes]
+// npm run bench -- search [--db PATH | --database-url URL] [--count N] [--duration S] [--connections 1,4] [--only a,b] [--no-http] [--no-processes]
 //
 // GET /companies on the 1.2-million register: query classes (plain filters, q alone and with
 // filters, near with 10 km and 500 km sorted by distance, revenue sorts with filters, a page
@@ -6,11 +6,13 @@
 // autocannon against a server in a child process, beside the same queries run in-process
 // against the store alone (the floor). Reports p50, p99 and requests/s per class.
 // Goal: p50 < 5 ms and p99 < 50 ms for every class but include_total, which stays < 1.1 s.
-// Issue 13's shapes (classes i-*, values found in the register: bench/issue-shapes.ts) have the
+// Issue 13's shapes (classes i-*, values found in the register: bench/issue-shapes.ts, SQLite;
+// and issue-13*, found through the Store interface: bench/lib/shapes.ts, both stores) have the
 // goal p99 ≤ 10 ms at 1 connection and ≤ 25 ms at 4 (include_total ≤ 150 ms); each class is run at
 // every --connections count (default 1 and 4), then `bolag serve --processes` 1 against 2
 // (bench/search-processes.ts).
-// The register is $BOLAG_BENCH_DB, else /tmp/bolag-bench/register.db (made here once when missing, then reused).
+// The register is $BOLAG_BENCH_DB, else /tmp/bolag-bench/register.db (made here once when missing,
+// then reused), or with --database-url (or DATABASE_URL) the same register in PostgreSQL, schema bench_pg.
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,10 +23,13 @@ import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../src/core/search-params.js
 import { seedRegister } from '../src/seed/seed-register.js';
 import { issueKey } from '../src/server/api-keys.js';
 import { startServer } from '../src/server/start.js';
+import { openStore } from '../src/store/open-store.js';
 import { planSearch } from '../src/store/sqlite/company-search.js';
-import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import type { KeysetPosition } from '../src/store/store.js';
+import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { KeysetPosition, Store } from '../src/store/store.js';
 import { issueClasses } from './issue-shapes.js';
+import { benchDatabaseUrl } from './lib/pg-url.js';
+import { discoverShapes } from './lib/shapes.js';
 import { compareProcesses, type ProcessesRun } from './search-processes.js';
 
 const DEFAULT_DB = process.env.BOLAG_BENCH_DB ?? '/tmp/bolag-bench/register.db';
@@ -34,6 +39,8 @@ const ISSUE_GOAL = { p99: { 1: 10, 4: 25 } as Record<number, number>, totalP99: 
 
 interface Args {
   db: string;
+  /** PostgreSQL instead of the SQLite file. */
+  url: string | null;
   count: number;
   duration: number;
   connections: number[];
@@ -42,8 +49,9 @@ interface Args {
   processes: boolean;
 }
 
-function parseArgs(args: string[]): Args {
-  const a: Args = { db: DEFAULT_DB, count: 1_200_000, duration: 5, connections: [1, 4], only: null, http: true, processes: true };
+function parseArgs(all: string[]): Args {
+  const { url, rest: args } = benchDatabaseUrl(all);
+  const a: Args = { db: DEFAULT_DB, url, count: 1_200_000, duration: 5, connections: [1, 4], only: null, http: true, processes: true };
   for (let i = 0; i < args.length; i++) {
     const v = args[i];
     if (v === '--db') a.db = args[++i];
@@ -80,8 +88,15 @@ const CITIES = {
   visby: '57.6348,18.2948',
 };
 
-function searchClasses(store: SqliteStore, deep: Map<string, { position: KeysetPosition; cursor?: string }>): QueryClass[] {
-  const sample = store.db.prepare('SELECT id, org_nr FROM companies WHERE rowid % 99991 = 7 LIMIT 12').all() as { id: string; org_nr: string }[];
+async function sampleCompanies(store: Store): Promise<{ id: string; org_nr: string }[]> {
+  const sql = 'SELECT id, org_nr FROM companies WHERE rowid % 99991 = 7 ORDER BY rowid LIMIT 12';
+  if (store instanceof SqliteStore) return store.db.prepare(sql).all() as { id: string; org_nr: string }[];
+  return (await (store as unknown as { db: { query(s: string): Promise<{ rows: { id: string; org_nr: string }[] }> } }).db.query(sql)).rows;
+}
+
+async function searchClasses(store: Store, deep: Map<string, { position: KeysetPosition; cursor?: string }>): Promise<QueryClass[]> {
+  const sample = await sampleCompanies(store);
+  const shapes = await discoverShapes(store);
   const orgs = sample.map((r) => `${r.org_nr.slice(0, 6)}-${r.org_nr.slice(6)}`);
   const near = (r: number, extra = '') => Object.values(CITIES).map((c) => `near=${c}&radius_km=${r}${extra}`);
   const classes: [string, string, string[], boolean?][] = [
@@ -120,6 +135,8 @@ function searchClasses(store: SqliteStore, deep: Map<string, { position: KeysetP
     ['hard', 'shapes against the grain (no index, anti-correlated, disjoint)', [
       'sni=62&postal_code=11', 'verified=true&website_status=okand&trend=minskande', 'sort=-revenue&category=bygg&employees_class=10-19', 'legal_form=bostadsrattsforening&f_skatt=true', 'county=01&municipality=2580',
     ]],
+    ['issue-13', 'the shapes of issue 13, values found in the register', shapes.paths],
+    ['issue-13-total', 'include_total on the broadest legal form', [shapes.total], true],
     ['include-total', 'include_total=true on broad filters', [
       'include_total=true', 'include_total=true&county=01', 'include_total=true&has_financials=true', 'include_total=true&legal_form=aktiebolag&f_skatt=true',
       'include_total=true&q=ab', 'include_total=true&near=59.3293,18.0686&radius_km=500', 'include_total=true&status=all&trend=stabil',
@@ -138,7 +155,7 @@ function encodeQ(p: string): string {
   return new URLSearchParams(Object.fromEntries(new URLSearchParams(p))).toString();
 }
 
-function floorCall(store: SqliteStore, p: string, after: KeysetPosition | null): () => Promise<unknown> {
+function floorCall(store: Store, p: string, after: KeysetPosition | null): () => Promise<unknown> {
   if (p.startsWith('/companies/')) {
     const id = p.slice('/companies/'.length);
     return () => store.companies.get(id);
@@ -152,7 +169,7 @@ function floorCall(store: SqliteStore, p: string, after: KeysetPosition | null):
 }
 
 /** The position of row 25,000 (page 1,000 of 25) of each deep query, found by paging. */
-async function deepPositions(store: SqliteStore): Promise<Map<string, { position: KeysetPosition; cursor?: string }>> {
+async function deepPositions(store: Store): Promise<Map<string, { position: KeysetPosition; cursor?: string }>> {
   const out = new Map<string, { position: KeysetPosition; cursor?: string }>();
   for (const p of ['status=aktiv', 'sort=-revenue', 'q=ab', 'near=59.3293,18.0686&radius_km=500&sort=distance', 'county=01&sort=registration_date']) {
     const query = toSearchQuery(SEARCH_QUERY_SCHEMA.parse(Object.fromEntries(new URLSearchParams(`${p}&limit=100`))));
@@ -225,9 +242,9 @@ interface Ready {
   key: string;
 }
 
-async function startChild(dbPath: string): Promise<{ child: ChildProcess; ready: Ready }> {
+async function startChild(location: { dbPath?: string; databaseUrl?: string }): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, BOLAG_BENCH_SEARCH_SERVER: JSON.stringify({ dbPath }) },
+    env: { ...process.env, BOLAG_BENCH_SEARCH_SERVER: JSON.stringify(location) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<Ready>((resolve, reject) => {
@@ -237,10 +254,10 @@ async function startChild(dbPath: string): Promise<{ child: ChildProcess; ready:
   return { child, ready };
 }
 
-async function serveForBench(cfg: { dbPath: string }): Promise<void> {
+async function serveForBench(cfg: { dbPath?: string; databaseUrl?: string }): Promise<void> {
   // The limiter stays on (its cost is part of every request) with a ceiling the bench never reaches.
-  const server = await startServer({ port: 0, dbPath: cfg.dbPath, workers: false, rateLimit: { max: 1e9, windowMs: 60_000 } });
-  const side = openSqliteStore(cfg.dbPath);
+  const server = await startServer({ port: 0, ...cfg, workers: false, rateLimit: { max: 1e9, windowMs: 60_000 } });
+  const side = await openStore(cfg);
   const { key } = await issueKey(side, { account: 'bench-search', plan: 'pro', scopes: ['companies:read'] });
   await side.close();
   process.send!({ url: server.url, key } satisfies Ready);
@@ -252,15 +269,20 @@ async function serveForBench(cfg: { dbPath: string }): Promise<void> {
 // --- Main ------------------------------------------------------------------------------------
 
 async function ensureRegister(a: Args): Promise<{ seededSeconds?: number }> {
-  if (existsSync(a.db)) return {};
+  if (a.url) {
+    const pg = await openStore({ databaseUrl: a.url });
+    const empty = (await pg.companies.lastRow()) === 0;
+    await pg.close();
+    if (!empty) return {};
+  } else if (existsSync(a.db)) return {};
   mkdirSync(dirname(a.db), { recursive: true });
-  console.log(`search: seeding ${a.count.toLocaleString('en')} companies into ${a.db} (once; later runs reuse it)…`);
-  const store = openSqliteStore(a.db);
+  console.log(`search: seeding ${a.count.toLocaleString('en')} companies into ${a.url ? 'PostgreSQL' : a.db} (once; later runs reuse it)…`);
+  const store = await openStore(a.url ? { databaseUrl: a.url } : { dbPath: a.db });
   const t0 = performance.now();
   await seedRegister(store, { count: a.count });
   const seconds = (performance.now() - t0) / 1000;
   await store.close();
-  console.log(`search: seeded in ${seconds.toFixed(1)} s, ${(statSync(a.db).size / 1e9).toFixed(2)} GB`);
+  console.log(`search: seeded in ${seconds.toFixed(1)} s`);
   return { seededSeconds: seconds };
 }
 
@@ -269,14 +291,15 @@ const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1
 export async function run(args: string[] = []): Promise<void> {
   const a = parseArgs(args);
   const seeded = await ensureRegister(a);
-  const store = openSqliteStore(a.db);
-  const rows = (store.db.prepare('SELECT count(*) FROM companies').pluck().get() as number).toLocaleString('en');
-  console.log(`search: ${rows} companies in ${a.db} (${(statSync(a.db).size / 1e9).toFixed(2)} GB), ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  const store = await openStore(a.url ? { databaseUrl: a.url } : { dbPath: a.db });
+  const rows = (await store.companies.lastRow()).toLocaleString('en');
+  const where = a.url ? 'PostgreSQL (bench_pg)' : `${a.db} (${(statSync(a.db).size / 1e9).toFixed(2)} GB)`;
+  console.log(`search: ${rows} companies in ${where}, ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 
   const deep = await deepPositions(store);
   let server: { child: ChildProcess; ready: Ready } | null = null;
   if (a.http) {
-    server = await startChild(a.db);
+    server = await startChild(a.url ? { databaseUrl: a.url } : { dbPath: a.db });
     // Cursors for page 1,000, fetched through the API itself.
     for (const [p, d] of deep) {
       let cursor: string | undefined;
@@ -291,7 +314,8 @@ export async function run(args: string[] = []): Promise<void> {
     }
   }
 
-  const classes = [...searchClasses(store, deep), ...issueQueryClasses(store)].filter((c) => !a.only || a.only.includes(c.name));
+  const sqliteOnly = store instanceof SqliteStore ? issueQueryClasses(store) : [];
+  const classes = [...(await searchClasses(store, deep)), ...sqliteOnly].filter((c) => !a.only || a.only.includes(c.name));
   const results: Result[] = [];
   let processes: ProcessesRun[] | null = null;
   try {
@@ -315,8 +339,8 @@ export async function run(args: string[] = []): Promise<void> {
     server?.child.kill('SIGTERM');
     server = null;
     if (a.http && a.processes) {
-      const mix = classes.filter((c) => c.name.startsWith('i-') && !c.total).flatMap((c) => c.paths);
-      processes = await compareProcesses(a.db, mix.length ? mix : classes.flatMap((c) => c.paths).slice(0, 20), Math.max(a.duration, 8));
+      const mix = classes.filter((c) => (c.name.startsWith('i-') || c.name.startsWith('issue-13')) && !c.total).flatMap((c) => c.paths);
+      processes = await compareProcesses(a.url ? { databaseUrl: a.url } : { dbPath: a.db }, mix.length ? mix : classes.flatMap((c) => c.paths).slice(0, 20), Math.max(a.duration, 8));
     }
   } finally {
     server?.child.kill('SIGTERM');
@@ -324,12 +348,14 @@ export async function run(args: string[] = []): Promise<void> {
   }
   printTable(results, a);
   if (processes) printProcesses(processes);
-  const out = { at: new Date().toISOString(), db: a.db, rows, load: loadavg(), connections: a.connections, seeded, results, processes };
-  writeFileSync(`${dirname(a.db)}/search-bench.json`, JSON.stringify(out, null, 2));
-  console.log(`\n(raw results in ${dirname(a.db)}/search-bench.json)`);
+  const out = { at: new Date().toISOString(), db: a.url ? 'postgresql:bench_pg' : a.db, rows, load: loadavg(), connections: a.connections, seeded, results, processes };
+  const file = `${dirname(a.db)}/search-bench${a.url ? '-pg' : ''}.json`;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(out, null, 2));
+  console.log(`\n(raw results in ${file})`);
 }
 
-/** Issue 13's shapes as classes of this bench (values from the register: issue-shapes.ts). */
+/** Issue 13's shapes as classes of this bench (values from the SQLite register: issue-shapes.ts). */
 function issueQueryClasses(store: SqliteStore): QueryClass[] {
   return issueClasses(store.db).map(({ name, what, raw, total }) => ({
     name,
@@ -340,7 +366,8 @@ function issueQueryClasses(store: SqliteStore): QueryClass[] {
   }));
 }
 
-function planOf(store: SqliteStore, c: QueryClass, deep: Map<string, { position: KeysetPosition }>): string {
+function planOf(store: Store, c: QueryClass, deep: Map<string, { position: KeysetPosition }>): string {
+  if (!(store instanceof SqliteStore)) return '(PostgreSQL plans)';
   const kinds = new Map<string, number>();
   for (const path of c.paths) {
     if (!path.startsWith('/companies?')) continue;

@@ -1,6 +1,7 @@
 // Vitest settings. End-to-end tests spawn the built binary and start real servers, which
 // takes seconds on a loaded 2-core machine: the default 5 s per test is too tight for them.
-// Two projects: every test on SQLite; and, when DATABASE_URL is set, the HTTP suites again on
+// Two projects: `all` (every test; on SQLite unless a suite picks its database itself); and,
+// when DATABASE_URL is set, `http-on-postgres`: the HTTP suites again on
 // PostgreSQL (their helpers read BOLAG_TEST_STORE: test/helpers/test-store.ts). Suites that
 // pick their database themselves (store contract, search, multiprocess, test/faults) are in the first only.
 import { fileURLToPath } from 'node:url';
@@ -15,13 +16,13 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
       ...(process.env.DATABASE_URL
         ? [
             {
               extends: true,
               test: {
-                name: 'postgres',
+                name: 'http-on-postgres',
                 include: HTTP_SUITES,
                 // Crash recovery picks its database itself (SQLite, and PostgreSQL when DATABASE_URL is set).
                 exclude: ['test/exports/crash.test.ts'],

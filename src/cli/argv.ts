@@ -1,7 +1,7 @@
 // Small argv rewrites and look-ups done before commander parses anything.
 
 /** Global options that take a value (contract §3); the token after them is not a command. */
-export const GLOBAL_VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '--db']);
+export const GLOBAL_VALUE_OPTIONS = new Set(['--base-url', '--api-key', '--profile', '--db', '--database-url']);
 
 /** `bolag --serve …` is `bolag serve …`. Only before the command name, where it cannot be a flag of a command. */
 export function rewriteServeAlias(args: readonly string[]): string[] {

@@ -51,7 +51,18 @@ export function wakeExportWorker(ctx: ServerContext): void {
   wakers.get(ctx.store)?.();
 }
 
-export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions = {}): RunningWorker {
+/**
+ * BOLAG_EXPORT_SLOWDOWN_MS: a pause after every 100 rows, so that tests and demos can catch a run
+ * in the middle (kill a replica mid-export); never set in production.
+ */
+function slowdownFromEnv(): ExportWorkerOptions {
+  const ms = Number(process.env.BOLAG_EXPORT_SLOWDOWN_MS);
+  if (!Number.isFinite(ms) || ms <= 0) return {};
+  return { threads: 0, batchRows: 100, afterBatch: () => new Promise((r) => setTimeout(r, ms)) };
+}
+
+export function createExportWorker(ctx: ServerContext, given: ExportWorkerOptions = {}): RunningWorker {
+  const opts = { ...slowdownFromEnv(), ...given };
   const { store } = ctx;
   const stopping = new AbortController();
   let wake: (() => void) | null = null;

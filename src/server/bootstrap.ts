@@ -15,6 +15,15 @@ export async function bootstrap(
   store: Store,
   opts: { seedCount?: number; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void },
 ): Promise<BootstrapResult> {
+  // Replicas starting at once on an empty database: one creates the register and the account,
+  // the others wait for it and find them there.
+  return store.exclusively('bootstrap', () => firstStart(store, opts));
+}
+
+async function firstStart(
+  store: Store,
+  opts: { seedCount?: number; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void },
+): Promise<BootstrapResult> {
   const result: BootstrapResult = { seeded: 0 };
   // lastRow, not stats(): stats counts by scanning the whole register, which on a large one
   // costs seconds at every start and leaves the scanned pages resident.

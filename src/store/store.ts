@@ -87,10 +87,20 @@ export interface JobQueue {
   fail(job: JobClaim, error: string): Promise<boolean>;
   /** Enqueues several jobs in one transaction; each key dedupes as in enqueue. */
   enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void>;
-  /** Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first. */
-  claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]>;
+  /**
+   * Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first;
+   * `skip` leaves out jobs whose payload field has one of these values (deliveries to a webhook
+   * that already has its share in flight).
+   */
+  claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts?: { skip?: JobSkip }): Promise<Job[]>;
   /** Completes, retries or fails several claimed jobs in one transaction (each only under its current lease). */
   settle(results: readonly JobSettlement[]): Promise<void>;
+}
+
+/** Jobs to leave out of a claim: those whose payload `field` (a top-level string) is one of `values`. */
+export interface JobSkip {
+  field: string;
+  values: readonly string[];
 }
 
 export type JobSettlement =
@@ -159,6 +169,13 @@ export interface Store {
   readonly jobs: JobQueue;
   readonly exportFiles: ExportFiles;
   readonly rateWindows: RateWindows;
+  /**
+   * Runs `fn` while holding a lock named `name` across every process on the database, so that
+   * work such as creating the register on first start is done by one of several processes
+   * starting at once. (SQLite runs it directly: its writers are serialised by the file lock, and
+   * several processes on one file start on one machine, one at a time in practice.)
+   */
+  exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** A named server setting (signing keys), created once and then shared by every process. */
   getOrCreateSetting(name: string, create: () => string): Promise<string>;
   close(): Promise<void>;

@@ -45,6 +45,12 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
   /** Deliveries in flight at once. */
   concurrency?: number;
+  /**
+   * Deliveries in flight at once to one webhook (default 4). A receiver answers its requests
+   * in turn; with dozens sent at once, the last ones are answered after the sender's timeout,
+   * count as failures although the receiver answered 200, and are delivered again a minute later.
+   */
+  perWebhook?: number;
   /** How often to look for due work when nothing wakes the worker. */
   idlePollMs?: number;
   now?: () => Date;
@@ -71,6 +77,8 @@ export class DeliveryWorker {
   private readonly now: () => Date;
   private readonly dispatcher: Dispatcher;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly perWebhook: number;
+  private readonly busyWebhooks = new Map<string, number>();
   private pending: Settled[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -87,6 +95,7 @@ export class DeliveryWorker {
     this.failingAfter = opts.failingAfter ?? LIMITS.webhookFailingAfter;
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs;
     this.concurrency = opts.concurrency ?? 64;
+    this.perWebhook = opts.perWebhook ?? 4;
     this.idlePollMs = opts.idlePollMs ?? 100;
     // Long enough for the slowest attempt and its write; a worker that dies leaves the job due again after it.
     this.leaseMs = this.timeoutMs * 3 + 5000;
@@ -119,17 +128,35 @@ export class DeliveryWorker {
       // unless nothing at all is in flight.
       if (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0)) {
         try {
-          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free);
+          // Webhooks with their share in flight are left to other processes (and to later rounds),
+          // so their backlog does not stand in front of other webhooks' deliveries.
+          const full = [...this.busyWebhooks].filter(([, n]) => n >= this.perWebhook).map(([id]) => id);
+          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, { skip: { field: 'webhook_id', values: full } });
+          const handBack: Job[] = [];
           for (const job of jobs) {
+            const webhookId = String(job.payload.webhook_id);
+            const busy = this.busyWebhooks.get(webhookId) ?? 0;
+            // More of one webhook's jobs in this batch than its share: hand the rest back (no
+            // attempt counted) for whichever process has room for them first.
+            if (busy >= this.perWebhook) {
+              handBack.push(job);
+              continue;
+            }
+            this.busyWebhooks.set(webhookId, busy + 1);
             const p: Promise<void> = this.process(job)
               .catch(() => undefined)
               .finally(() => {
                 this.inFlight.delete(p);
+                const left = (this.busyWebhooks.get(webhookId) ?? 1) - 1;
+                if (left > 0) this.busyWebhooks.set(webhookId, left);
+                else this.busyWebhooks.delete(webhookId);
                 wakeup.wake();
               });
             this.inFlight.add(p);
           }
-          if (jobs.length === free) continue;
+          await Promise.all(handBack.map((job) => this.store.jobs.release(job).catch(() => undefined)));
+          // Claim again at once only when everything claimed could start; else wait for a slot to free.
+          if (handBack.length === 0 && jobs.length === free) continue;
         } catch {
           // The store is busy or closing: try again on the next round.
         }

@@ -64,6 +64,19 @@ export function workContract(name: string, open: () => Promise<Store>): void {
       expect(new Set(claimed).size).toBe(n);
     }));
 
+    it('a claim can leave out jobs by a payload field (a webhook with its share in flight)', withStore(async (s) => {
+      await s.jobs.enqueueMany([
+        { kind: 'd', payload: { webhook_id: 'whk_a', n: 1 } },
+        { kind: 'd', payload: { webhook_id: 'whk_b', n: 2 } },
+        { kind: 'd', payload: { webhook_id: 'whk_a', n: 3 } },
+        { kind: 'd', payload: { n: 4 } },
+      ]);
+      const some = await s.jobs.claimMany(['d'], 60_000, 10, { skip: { field: 'webhook_id', values: ['whk_a'] } });
+      expect(some.map((j) => j.payload.n).sort()).toEqual([2, 4]);
+      const rest = await s.jobs.claimMany(['d'], 60_000, 10, { skip: { field: 'webhook_id', values: [] } });
+      expect(rest.map((j) => j.payload.n).sort()).toEqual([1, 3]);
+    }));
+
     it('export files: parts written in pieces read back whole and by range; unfinished parts are invisible', withStore(async (s) => {
       const bytes = randomBytes(2_500_000 + 123);
       const sink = await s.exportFiles.createPart('exp_f', 'part-001.csv');

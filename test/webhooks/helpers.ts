@@ -82,6 +82,8 @@ export interface Receiver {
   received: Received[];
   /** Decides the status of each request; 200 by default. */
   respond: (r: Received, index: number) => number;
+  /** How long to wait before answering each request (0 by default). */
+  delayMs: () => number;
   close(): Promise<void>;
 }
 
@@ -91,6 +93,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     port: 0,
     received: [],
     respond: () => 200,
+    delayMs: () => 0,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -104,7 +107,9 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       const index = rec.received.length;
       rec.received.push(r);
       res.statusCode = rec.respond(r, index);
-      res.end('ok');
+      const delay = rec.delayMs();
+      if (delay > 0) setTimeout(() => res.end('ok'), delay);
+      else res.end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

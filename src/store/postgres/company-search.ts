@@ -21,19 +21,18 @@ export async function searchHits(db: Queryable, query: SearchQuery, after: Keyse
   if (conds.empty) return [];
   const position: Position | null = after ? { v: after.value, r: rowFromCompanyId(after.id) ?? 0 } : null;
   const need = query.limit + 1;
-  const checks = [...conds.list];
+  // A box with few companies is read through the spatial index; a dense one is tested row by row.
+  const inBox = conds.box !== null ? await companiesInBox(db, conds.box) : null;
+  const smallBox = inBox !== null && inBox <= SMALL_BOX;
+  const checks = smallBox ? [...conds.list, conds.box!] : [...conds.list];
   switch (query.sort.key) {
     case 'relevance':
-      return relevancePage(db, query, conds, withBoxIfSmall(checks, conds.box && (await companiesInBox(db, conds.box)) <= SMALL_BOX ? conds.box : null), position, need);
+      return relevancePage(db, query, conds, checks, position, need);
     case 'distance':
-      return distancePage(db, query, conds, checks, position, need);
+      return distancePage(db, query, conds, [...conds.list], position, need);
     default:
-      return sortedPage(db, query, withBoxIfSmall(checks, conds.box && (await companiesInBox(db, conds.box)) <= SMALL_BOX ? conds.box : null), position, need);
+      return sortedPage(db, query, checks, position, need, conds.box && !smallBox ? [conds.box] : [], smallBox ? inBox : null);
   }
-}
-
-function withBoxIfSmall<T>(checks: T[], box: T | null): T[] {
-  return box ? [...checks, box] : checks;
 }
 
 export async function searchCompanies(db: Queryable, query: SearchQuery, after: KeysetPosition | null): Promise<SearchPage> {

@@ -36,7 +36,9 @@ export class PgDb implements Queryable {
     this.pool = new pg.Pool({
       connectionString,
       max: opts.max ?? Number(process.env.BOLAG_PG_POOL_MAX ?? 10),
-      options: `-c search_path=${this.schema === 'public' ? 'public' : `${this.schema},public`}`,
+      // Searches are short statements: no JIT compilation (tens of ms) and no parallel workers
+      // (a few ms to start) for them; a long count asks for workers itself (search/count.ts).
+      options: `-c search_path=${this.schema === 'public' ? 'public' : `${this.schema},public`} -c jit=off -c max_parallel_workers_per_gather=0`,
       types,
       // A request waits at most this long for a connection, then gets 503 (src/store/unavailable.ts):
       // while the database is down, answers come quickly instead of piling up.

@@ -56,18 +56,23 @@ export class PgExportFiles implements ExportFiles {
       async finish() {
         await flush();
         await storing(db.tx(async (client) => {
+          // Two runs finishing one part at the same moment take turns, so one part row remains.
+          await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`export-part:${exportId}/${name}`]);
           await client.query(
             `INSERT INTO export_parts (export_id, part, run, bytes) VALUES ($1, $2, $3, $4)
              ON CONFLICT (export_id, part, run) DO NOTHING`,
             [exportId, name, run, written],
           );
-          // Another writer's finished part of the same name (an earlier run) gives way to this one.
-          await client.query('DELETE FROM export_parts WHERE export_id = $1 AND part = $2 AND run <> $3', [exportId, name, run]);
-          await client.query('DELETE FROM export_chunks WHERE export_id = $1 AND part = $2 AND run <> $3 AND run NOT IN (SELECT run FROM export_parts WHERE export_id = $1 AND part = $2)', [
+          // A finished part of the same name from an earlier run gives way to this one, and its
+          // chunks go with it. (Chunks of a run that never finished are removed by clear().)
+          const replaced = await client.query<{ run: string }>('DELETE FROM export_parts WHERE export_id = $1 AND part = $2 AND run <> $3 RETURNING run', [
             exportId,
             name,
             run,
           ]);
+          if (replaced.rows.length > 0) {
+            await client.query('DELETE FROM export_chunks WHERE export_id = $1 AND part = $2 AND run = ANY($3)', [exportId, name, replaced.rows.map((r) => r.run)]);
+          }
         }));
       },
       async abort() {

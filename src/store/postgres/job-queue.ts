@@ -4,8 +4,9 @@
 // worker whose lease lapsed (and whose job was taken over) changes nothing when it reports late.
 // The database's clock judges every lease, so the processes' clocks need not agree.
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { newId } from '../../core/ids.js';
-import type { Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
+import type { Job, JobClaim, JobQueue, JobSettlement, JobSkip } from '../store.js';
 import { isStoreUnavailable } from '../unavailable.js';
 import type { PgDb, Queryable } from './database.js';
 
@@ -19,6 +20,8 @@ interface JobRow {
 }
 
 const newLease = () => randomBytes(12).toString('base64url');
+/** Written beside each lease: which process holds it. */
+const CLAIMER = `${hostname()}:${process.pid}`;
 const CURRENT = "id = $1 AND lease = $2 AND state = 'queued'";
 
 export class PgJobQueue implements JobQueue {
@@ -58,22 +61,24 @@ export class PgJobQueue implements JobQueue {
     return (await this.claimMany(kinds, leaseMs, 1))[0] ?? null;
   }
 
-  async claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]> {
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: JobSkip } = {}): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
+    const skip = opts.skip && opts.skip.values.length > 0 ? opts.skip : null;
     const leases = Array.from({ length: limit }, newLease);
     const r = await this.undoneOnLostAnswer(leases, () => this.db.query<JobRow>(
       `WITH due AS (
          SELECT id, row_number() OVER () AS n FROM (
            SELECT id FROM jobs
            WHERE state = 'queued' AND kind = ANY($1) AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+             AND ($6::text IS NULL OR coalesce(payload->>$6, '') <> ALL($7::text[]))
            ORDER BY run_at LIMIT $2
            FOR UPDATE SKIP LOCKED
          ) picked
        )
-       UPDATE jobs j SET locked_until = now() + $3 * interval '1 millisecond', lease = ($4::text[])[due.n]
+       UPDATE jobs j SET locked_until = now() + $3 * interval '1 millisecond', lease = ($4::text[])[due.n], locked_by = $5
        FROM due WHERE j.id = due.id
        RETURNING j.id, j.kind, j.payload, j.attempts, j.run_at, j.lease`,
-      [kinds, limit, leaseMs, leases],
+      [kinds, limit, leaseMs, leases, CLAIMER, skip?.field ?? null, skip ? [...skip.values] : []],
     ));
     return r.rows
       .sort((a, b) => a.run_at.getTime() - b.run_at.getTime())

@@ -37,6 +37,22 @@ export class PgStore implements Store {
     this.rateWindows = new PgRateWindows(db);
   }
 
+  async exclusively<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    // A session lock on a connection of its own, held while fn runs (fn uses the pool as usual).
+    const client = await this.db.pool.connect();
+    const key = `${this.db.schema}:${name}`;
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
     // Whoever inserts first wins; every process then reads the same value.
     await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, create()]);

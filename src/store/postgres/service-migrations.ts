@@ -114,7 +114,7 @@ export const SERVICE_MIGRATIONS: readonly PgMigration[] = [
         data bytea NOT NULL,
         PRIMARY KEY (export_id, part, run, seq)
       );
-      ALTER TABLE export_chunks ALTER COLUMN data SET STORAGE EXTERNAL; -- already compact encodings aside, byte ranges read faster uncompressed
+      ALTER TABLE export_chunks ALTER COLUMN data SET STORAGE EXTERNAL; -- out of line, uncompressed: a range reads its bytes without decompressing the chunk
       CREATE TABLE export_parts (
         export_id text NOT NULL,
         part text NOT NULL,
@@ -168,6 +168,14 @@ export const SERVICE_MIGRATIONS: readonly PgMigration[] = [
         used integer NOT NULL,
         PRIMARY KEY (key, window_start)
       );
+    `,
+  },
+  {
+    version: 106,
+    name: 'job claimer',
+    sql: `
+      -- Which process holds a job's lease (host:pid), for operators asking "who runs this?".
+      ALTER TABLE jobs ADD COLUMN locked_by text;
     `,
   },
 ];

@@ -29,12 +29,16 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
 export function migrate(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
   for (const m of MIGRATIONS) {
     if (applied.has(m.version)) continue;
+    // Under the write lock, looked at again: another process opening the file at the same
+    // moment may have applied it meanwhile.
     db.transaction(() => {
+      if (isApplied.get(m.version)) return;
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
-    })();
+    }).immediate();
   }
   ensureCompanyIndexes(db);
 }

@@ -41,6 +41,10 @@ export class SqliteStore implements Store {
     this.rateWindows = new SqliteRateWindows(db);
   }
 
+  async exclusively<T>(_name: string, fn: () => Promise<T>): Promise<T> {
+    return fn();
+  }
+
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
     this.db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, create());
     return this.db.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(name) as string;

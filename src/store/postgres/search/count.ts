@@ -24,6 +24,7 @@ export async function countCompanies(db: PgDb, filters: SearchFilters, budgetMs:
     try {
       const n = await db.tx(async (client) => {
         await client.query(`SET LOCAL statement_timeout = ${Math.floor(Math.min(budgetMs, 2 ** 31 - 1))}`);
+        await client.query('SET LOCAL max_parallel_workers_per_gather = 2');
         return (await client.query<{ n: number }>(numbered(text), where.params)).rows[0].n;
       });
       return { total: n, estimated: false };

@@ -5,8 +5,12 @@
 // and sorted by exact distance; the ring widens while too few pass. Every company nearer than
 // a ring's outer edge has then been seen, so the nearest of them are the page, and a deep page
 // costs its own ring, not the disc inside it. A circle that holds few companies is read whole.
+//
+// The distance a cursor carries is computed here, in JavaScript, by the SQLite store's
+// haversineKm: PostgreSQL's sin and cos may differ in the last bit, and a cursor made by either
+// store must mean the same row to the other. SQL's distance selects and orders the rows read.
 import type { SearchQuery } from '../../../core/search-params.js';
-import { ringBoxes } from '../../sqlite/search/geo-math.js';
+import { haversineKm, ringBoxes } from '../../sqlite/search/geo-math.js';
 import type { Queryable } from '../database.js';
 import { type Conditions, distanceSql } from './filters.js';
 import { companiesInBox, SMALL_BOX } from './near.js';
@@ -15,21 +19,30 @@ import { type Hit, readStretch } from './read.js';
 import { type Sql, sql } from './sql.js';
 
 const BANDS = 24;
+/**
+ * A cursor's distance, to within SQL's rounding (km): rows this near it count as at it, ordered
+ * by rowid (they are at the same point; the two functions differ by about 1e-13 km at 500 km).
+ */
+const SAME = 1e-9;
 
 export async function distancePage(db: Queryable, query: SearchQuery, conds: Conditions, checks: Sql[], after: Position | null, need: number): Promise<Hit[]> {
   const near = query.filters.near!;
   const radius = query.filters.radius_km;
   const expand = query.expand.includes('latest_financials');
   const d = distanceSql(near);
-  const orderBy = `v, c.rowid`;
-  const keyset = after ? sql(`(${d.sql} > ? OR (${d.sql} = ? AND c.rowid > ?))`, ...d.params, after.v, ...d.params, after.v, after.r) : null;
-  if ((await companiesInBox(db, conds.box!)) <= SMALL_BOX) {
-    return readStretch(db, { where: [...checks, conds.box!, ...(keyset ? [keyset] : [])], value: d, orderBy, limit: need }, expand);
-  }
+  const keyset = after
+    ? sql(`(${d.sql} > ? OR (${d.sql} >= ? AND c.rowid > ?))`, ...d.params, Number(after.v) + SAME, ...d.params, Number(after.v) - SAME, after.r)
+    : null;
+  const read = async (where: Sql[], limit: number): Promise<Hit[]> => {
+    const got = await readStretch(db, { where, value: d, orderBy: 'v, c.rowid', limit }, expand);
+    const hits = got.map((h) => ({ ...h, v: haversineKm(near.lat, near.lng, h.row.lat!, h.row.lng!) }));
+    return hits.sort((a, b) => a.v - b.v || a.r - b.r);
+  };
+  if ((await companiesInBox(db, conds.box!)) <= SMALL_BOX) return read([...checks, conds.box!, ...(keyset ? [keyset] : [])], need);
   const hits: Hit[] = [];
   const start = after ? Number(after.v) : 0;
   let done = start;
-  let width = Math.min(radius, start > 0 ? Math.max(0.002, start * 0.002) : 0.5);
+  let width = Math.min(radius, start > 0 ? Math.max(0.002, start * 0.002) : 0.05);
   for (let first = true; ; first = false) {
     const outer = Math.min(radius, done + width);
     const boxes = ringBoxes(near.lat, near.lng, done * 0.999, outer, Math.max(outer - done, outer / BANDS), BANDS);
@@ -37,9 +50,9 @@ export async function distancePage(db: Queryable, query: SearchQuery, conds: Con
       sql: boxes.map(() => 'point(c.lng, c.lat) <@ box(point(?, ?), point(?, ?))').join(' OR '),
       params: boxes.flatMap((b) => [b.minLng, b.minLat, b.maxLng, b.maxLat]),
     };
+    // Beyond the cursor in the first ring; beyond the last ring's edge (as SQL measured it) after.
     const lower = first ? keyset : sql(`${d.sql} > ?`, ...d.params, done);
-    const where = [...checks, inRing, sql(`${d.sql} <= ?`, ...d.params, outer), ...(lower ? [lower] : [])];
-    const got = await readStretch(db, { where, value: d, orderBy, limit: need - hits.length }, expand);
+    const got = await read([...checks, inRing, sql(`${d.sql} <= ?`, ...d.params, outer), ...(lower ? [lower] : [])], need - hits.length);
     hits.push(...got);
     if (hits.length >= need || outer >= radius) return hits;
     // Widen so that the next ring should hold what is missing, from the density just seen.

@@ -20,7 +20,7 @@ export interface Conditions {
   list: Condition[];
   text: (TextSql & { query: TextQuery }) | null;
   /** `near` through the spatial index (the box), for plans that start from it. */
-  box: Sql | null;
+  box: Condition | null;
   /** A filter that can never match (q without words). */
   empty: boolean;
 }
@@ -77,7 +77,7 @@ export function buildConditions(f: SearchFilters): Conditions {
   range('revenue_growth', 'revenue_growth', f.revenue_growth_min, undefined);
   range('registered', 'registration_date', f.registered_from, f.registered_to);
 
-  let box: Sql | null = null;
+  let box: Condition | null = null;
   if (f.near) {
     const b = boundingBox(f.near.lat, f.near.lng, f.radius_km);
     const d = distanceSql(f.near);
@@ -85,7 +85,7 @@ export function buildConditions(f: SearchFilters): Conditions {
       sql: `c.lat >= ? AND c.lat <= ? AND c.lng >= ? AND c.lng <= ? AND ${d.sql} <= ?`,
       params: [b.minLat, b.maxLat, b.minLng, b.maxLng, ...d.params, f.radius_km],
     });
-    box = sql('point(c.lng, c.lat) <@ box(point(?, ?), point(?, ?))', b.minLng, b.minLat, b.maxLng, b.maxLat);
+    box = { name: 'near-box', ...sql('point(c.lng, c.lat) <@ box(point(?, ?), point(?, ?))', b.minLng, b.minLat, b.maxLng, b.maxLat) };
   }
 
   let text: Conditions['text'] = null;
@@ -95,7 +95,7 @@ export function buildConditions(f: SearchFilters): Conditions {
     if (query.words.length === 0) empty = true;
     else {
       text = { ...textSql(query), query };
-      add('q', text.match);
+      add('q', and([text.candidates, text.match]));
     }
   }
   return { list, text, box, empty };

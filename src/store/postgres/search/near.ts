@@ -9,7 +9,7 @@ import { rows, type Sql } from './sql.js';
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 2000;
 /** Boxes with at most this many companies are collected from the spatial index. */
-export const SMALL_BOX = 3000;
+export const SMALL_BOX = 5000;
 
 const cache = new WeakMap<Queryable, Map<string, { n: number; at: number }>>();
 

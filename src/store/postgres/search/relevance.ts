@@ -4,49 +4,160 @@
 //   2 every word exact               - by rowid
 //   3 the last word as a prefix       - by rowid
 //   4 a word only in the industry     - by rowid
-// PostgreSQL chooses per tier between walking rowids and testing each row (many matches) and
-// collecting the full-text index's matches and sorting them (few). Descending relevance reads
-// the tiers the other way round; within a tier the order is the same (names descending in tier 1).
+// A tier in rowid order whose words are rare (word-stats.ts) is collected from the full-text
+// index and sorted; a common one is walked in rowid spans, testing each row, until the page is
+// full, and collected after all if the walk passes its budget (the matches were rarer than
+// the statistics said). Descending relevance reads the tiers the other way round; within a tier
+// the order is the same (names descending in tier 1).
 import type { SearchQuery } from '../../../core/search-params.js';
 import type { Queryable } from '../database.js';
 import type { Conditions } from './filters.js';
 import type { Position } from './position.js';
-import { type Hit, readStretch, type Stretch } from './read.js';
+import { type Hit, readStretch } from './read.js';
 import { not, type Sql, sql } from './sql.js';
+import type { TextWord } from '../../sqlite/search/text-query.js';
+import { wordRows, wordStats } from './word-stats.js';
+
+/** A tier with at most this many candidate rows is collected through the full-text index (a row
+ * collected is a random heap read, about ten times a row walked in rowid order). */
+const COLLECT_ROWS = 1500;
+/** A query of several words whose rarest name word has fewer rows than this is ranked in one pass. */
+const RARE_WORD_ROWS = 20_000;
+/** Rows a walk may read before it collects instead. */
+const WALK_BUDGET = 30_000;
+
+interface Tier {
+  tier: number;
+  /** Conditions tested on rows in hand (the other filters included). */
+  where: Sql[];
+  /** The same rows as an index finds them, to collect. */
+  indexed: Sql;
+  /** Candidate rows by the statistics (what collecting reads). */
+  estimate: number;
+  /** Rows of the tier by the statistics, words taken as independent (what a walk finds). */
+  joint: number;
+}
+
+/** A row collected is a random heap read: about ten rows walked in rowid order. */
+const RANDOM_READ = 10;
+/** The share of companies a word matching through the industry is taken to match. */
+const INDUSTRY_SHARE = 0.1;
 
 export async function relevancePage(db: Queryable, query: SearchQuery, conds: Conditions, checks: Sql[], after: Position | null, need: number): Promise<Hit[]> {
   const text = conds.text!;
   const desc = query.sort.descending;
   const expand = query.expand.includes('latest_financials');
-  const startsWith = sql(`${text.inName.sql} AND ${text.startsWith.sql}`, ...text.inName.params, ...text.startsWith.params);
-  const tiers: [number, Sql[]][] = [
-    [1, [startsWith]],
-    [2, [text.exact, not(text.startsWith)]],
-    [3, [text.inName, not(text.exact), not(text.startsWith)]],
-  ];
-  if (text.industry) tiers.push([4, [not(text.inName)]]);
-  if (desc) tiers.reverse();
+  const stats = await wordStats(db);
+  const words = text.query.words;
+  const rowsOf = (ws: readonly TextWord[], exact = false) => Math.min(Infinity, ...ws.map((w) => wordRows(stats, exact ? { ...w, prefix: false } : w)));
+  const trivial = (s: Sql) => s.sql === 'true';
+  const n = Math.max(stats.rows, 1);
+  const jointOf = (exact: boolean, industry: boolean) =>
+    n * words.reduce((p, w, i) => p * Math.min(1, wordRows(stats, exact ? { ...w, prefix: false } : w) / n + (industry && w.industry.codes.size + w.industry.categories.size > 0 ? INDUSTRY_SHARE : 0)), 1);
+  // Each tier's own conditions imply the match; the other filters are tested as they are.
+  const others = checks.filter((c) => (c as { name?: string }).name !== 'q');
+  const phases: Phase[] = [];
+  // Several words, one of them a rare name word: tiers 1-3 would be sparse streams (names with
+  // one word of several) while that word's rows are few: they are ranked in one pass, as on SQLite.
+  const rare = words.length > 1 ? text.nameCandidateWords.map((w) => ({ w, rows: wordRows(stats, w) })).sort((a, b) => a.rows - b.rows)[0] : undefined;
+  // A rare word that cannot match through the industry is in every match: all tiers in one pass.
+  const whole = rare !== undefined && rare.w.industry.codes.size + rare.w.industry.categories.size === 0;
+  if (rare && rare.rows < RARE_WORD_ROWS) {
+    const own = sql('c.words @@ ?::tsquery', `'${rare.w.text}'${rare.w.prefix ? ':*' : ''}`);
+    phases.push({
+      tiers: whole ? [1, 2, 3, 4] : [1, 2, 3],
+      read: (resume, limit) => oneOrder(db, [...others, own, whole ? text.match : text.inName], text.relevance, desc, resume, limit, expand),
+    });
+  } else {
+    phases.push({
+      tiers: [1],
+      read: (resume, limit) => {
+        const where = [...others, text.startsWith, text.inName];
+        if (resume) {
+          const k = String(resume.v).slice(1);
+          where.push(desc ? sql('c.name_sort <= ? AND (c.name_sort < ? OR c.rowid > ?)', k, k, resume.r) : sql('(c.name_sort, c.rowid) > (?, ?)', k, resume.r));
+        }
+        return readStretch(db, { where, value: sql("'1' || c.name_sort"), orderBy: `c.name_sort${desc ? ' DESC' : ''}, c.rowid`, limit }, expand);
+      },
+    });
+    phases.push(byRowid(db, { tier: 2, where: [...others, text.exact, not(text.startsWith)], indexed: text.exact, estimate: rowsOf(words, true), joint: jointOf(true, false) }, stats.rows, expand));
+    // Collected through the name words alone when the last is a short prefix (that one would
+    // make the index merge the lists of every word it begins).
+    phases.push(
+      byRowid(
+        db,
+        {
+          tier: 3,
+          where: [...others, text.inName, not(text.exact), not(text.startsWith)],
+          indexed: trivial(text.nameCandidates) ? text.inNameIndexed : text.nameCandidates,
+          estimate: Math.min(rowsOf(words), rowsOf(text.nameCandidateWords)),
+          joint: jointOf(false, false),
+        },
+        stats.rows,
+        expand,
+      ),
+    );
+  }
+  if (text.industry && !(whole && rare.rows < RARE_WORD_ROWS)) {
+    const some = !trivial(text.candidates);
+    const estimate = some ? rowsOf(text.candidateWords) : Infinity;
+    phases.push(byRowid(db, { tier: 4, where: [...others, text.match, not(text.inName)], indexed: some ? text.candidates : text.matchIndexed, estimate, joint: jointOf(false, true) }, stats.rows, expand));
+  }
+  if (desc) phases.reverse();
   const startTier = after ? Number(String(after.v)[0]) : null;
   const hits: Hit[] = [];
   let started = startTier === null;
-  for (const [tier, own] of tiers) {
-    if (!started && tier !== startTier) continue;
+  for (const phase of phases) {
+    if (!started && !phase.tiers.includes(startTier!)) continue;
     const resume = !started ? after : null;
     started = true;
-    const where = [...checks, ...own];
-    let stretch: Stretch;
-    if (tier === 1) {
-      if (resume) {
-        const k = String(resume.v).slice(1);
-        where.push(desc ? sql('c.name_sort <= ? AND (c.name_sort < ? OR c.rowid > ?)', k, k, resume.r) : sql('(c.name_sort, c.rowid) > (?, ?)', k, resume.r));
-      }
-      stretch = { where, value: sql("'1' || c.name_sort"), orderBy: `c.name_sort${desc ? ' DESC' : ''}, c.rowid`, limit: need - hits.length };
-    } else {
-      if (resume) where.push(sql('c.rowid > ?', resume.r));
-      stretch = { where, value: sql(`'${tier}'`), orderBy: 'c.rowid', limit: need - hits.length };
-    }
-    hits.push(...(await readStretch(db, stretch, expand)));
+    hits.push(...(await phase.read(resume, need - hits.length)));
     if (hits.length >= need) break;
+  }
+  return hits;
+}
+
+interface Phase {
+  /** The tiers this phase reads, in order. */
+  tiers: number[];
+  read(resume: Position | null, limit: number): Promise<Hit[]>;
+}
+
+/** Candidates collected and sorted by relevance value, then rowid (descending: value only). */
+function oneOrder(db: Queryable, where: Sql[], value: Sql, desc: boolean, resume: Position | null, limit: number, expand: boolean): Promise<Hit[]> {
+  const all = [...where];
+  if (resume) all.push(sql(`(${value.sql} ${desc ? '<' : '>'} ? OR (${value.sql} = ? AND c.rowid > ?))`, ...value.params, resume.v, ...value.params, resume.v, resume.r));
+  return readStretch(db, { where: all, value, orderBy: `v${desc ? ' DESC' : ''}, c.rowid`, limit }, expand);
+}
+
+/** A tier in rowid order: collected when its rows are few, else walked in spans. */
+function byRowid(db: Queryable, t: Tier, rows: number, expand: boolean): Phase {
+  return { tiers: [t.tier], read: (resume, limit) => readByRowid(db, t, resume?.r ?? 0, limit, rows, expand) };
+}
+
+async function readByRowid(db: Queryable, t: Tier, from: number, limit: number, rows: number, expand: boolean): Promise<Hit[]> {
+  const where = t.where;
+  const value = sql(`'${t.tier}'`);
+  // `c.rowid + 0`: sorted after collecting, never read in rowid order from the primary key.
+  const collect = (after: number) =>
+    readStretch(db, { where: [...where, t.indexed!, sql('c.rowid > ?', after)], value, orderBy: 'c.rowid + 0', limit }, expand);
+  const share = Math.min(1, Math.max(t.joint / Math.max(rows, 1), 1e-6));
+  if (t.estimate <= COLLECT_ROWS || t.estimate * RANDOM_READ <= limit / share) return collect(from);
+  const hits: Hit[] = [];
+  let span = Math.ceil((limit / share) * 2);
+  let lo = from;
+  let read = 0;
+  // Read now, not from the statistics: rows imported a moment ago are walked too.
+  const last = (await db.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n;
+  while (hits.length < limit) {
+    if (read >= WALK_BUDGET) return [...hits, ...(await collect(lo))].slice(0, limit);
+    const hi = lo + span;
+    const got = await readStretch(db, { where: [...where, sql('c.rowid > ? AND c.rowid <= ?', lo, hi)], value, orderBy: 'c.rowid', limit: limit - hits.length }, expand);
+    hits.push(...got);
+    if (hits.length >= limit || hi >= last) break;
+    read += span;
+    lo = hi;
+    span *= 4;
   }
   return hits;
 }

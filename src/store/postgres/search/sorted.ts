@@ -1,60 +1,177 @@
 // The sort orders of contract §2.5 other than relevance and distance: value, nulls last in both
-// directions, then rowid (ids sort as rowids). Read in two stretches, each an index order:
-// the rows with a value from the cursor on, then the rows without one by rowid. Which index
-// leads (the order's own, walked with the filters tested, or a filter's, sorted) PostgreSQL
-// chooses from its statistics; the order indexes are in company-migrations.ts.
+// directions, then rowid (ids sort as rowids). Read in stretches, each an index order: the rows
+// with a value from the cursor on, then the rows without one by rowid (employees_class
+// descending: value by value, each by rowid).
+//
+// A stretch is first walked: the order's own index read from the cursor on, at most WALK_ROWS
+// entries, with the filters tested on the rows read (a LIMIT inside a subquery, so PostgreSQL
+// cannot walk further). When that does not fill the page (the filters are rarer than a walk
+// can afford: PostgreSQL's LIMIT costing would have walked a whole index for a combination
+// that never occurs), the stretch is collected: the filters' own indexes find the rows and
+// they are sorted (the sort value written so that the order's index cannot be walked).
 import type { SearchQuery } from '../../../core/search-params.js';
+import { readColumns } from '../company-row.js';
 import type { Queryable } from '../database.js';
+import type { Condition } from './filters.js';
 import type { Position } from './position.js';
 import { type Hit, readStretch } from './read.js';
-import { type Sql, sql } from './sql.js';
+import { and, rows, type Sql, sql } from './sql.js';
 
 interface SortSpec {
   column: string;
   nullable: boolean;
+  /** The filter (condition name) that is a range of this column: walked inside the index. */
+  range?: string;
   /** Few values with long runs: a descending walk goes value by value, each run by rowid. */
   values?: readonly number[];
+  text?: boolean;
 }
 
 export const SORT_SPECS: Record<string, SortSpec> = {
-  name: { column: 'name_sort', nullable: false },
-  revenue: { column: 'revenue', nullable: true },
-  profit: { column: 'profit', nullable: true },
-  registration_date: { column: 'registration_date', nullable: false },
-  equity_ratio: { column: 'equity_ratio', nullable: true },
-  revenue_growth: { column: 'revenue_growth', nullable: true },
-  employees_class: { column: 'employees_rank', nullable: false, values: Array.from({ length: 16 }, (_, i) => i) },
+  name: { column: 'name_sort', nullable: false, text: true },
+  revenue: { column: 'revenue', nullable: true, range: 'revenue' },
+  profit: { column: 'profit', nullable: true, range: 'profit' },
+  registration_date: { column: 'registration_date', nullable: false, range: 'registered', text: true },
+  equity_ratio: { column: 'equity_ratio', nullable: true, range: 'equity_ratio' },
+  revenue_growth: { column: 'revenue_growth', nullable: true, range: 'revenue_growth' },
+  employees_class: { column: 'employees_rank', nullable: false, range: 'employees_class', values: Array.from({ length: 16 }, (_, i) => i) },
 };
 
-export async function sortedPage(db: Queryable, query: SearchQuery, checks: Sql[], after: Position | null, need: number): Promise<Hit[]> {
+/**
+ * Index entries a walk reads before the stretch is collected instead: about twice the rows of
+ * the smallest filter that collecting would start from (company_counts; a walk in value order
+ * reads the table as randomly as collecting, but without the sort), within these bounds.
+ */
+const WALK_ROWS = { min: 1500, max: 50_000, unknown: 20_000 };
+const RANDOM_READ = 2;
+const COLLECT_AT_ONCE = 2500;
+
+/** Filters that lead an index in name order (company-migrations.ts), with status after them. */
+const NAME_LEADERS = ['municipality', 'county', 'category'];
+
+/**
+ * `collectHints`: conditions implied by the checks that give collecting an index (the `near`
+ * box through the spatial index, when it was left out of the checks for a walk).
+ */
+export async function sortedPage(
+  db: Queryable,
+  query: SearchQuery,
+  checks: Condition[],
+  after: Position | null,
+  need: number,
+  collectHints: Sql[] = [],
+  /** Rows of a driver known already (a small near box). */
+  known: number | null = null,
+): Promise<Hit[]> {
   const spec = SORT_SPECS[query.sort.key];
   if (!spec) throw new Error(`unknown sort ${query.sort.key}`);
   const col = `c.${spec.column}`;
   const desc = query.sort.descending;
   const expand = query.expand.includes('latest_financials');
+  const own = ownConditions(spec, query, checks);
+  const rest = checks.filter((c) => !own.includes(c));
+  const counted = await smallestFilter(db, rest);
+  const smallest = known === null ? counted : Math.min(known, counted ?? Infinity);
+  // A driver this small is collected at once: cheaper than any walk that might fail.
+  const budget =
+    smallest === null ? WALK_ROWS.unknown : smallest <= COLLECT_AT_ONCE ? 0 : Math.min(WALK_ROWS.max, Math.max(WALK_ROWS.min, smallest * RANDOM_READ));
   const hits: Hit[] = [];
+  const stretch = async (where: Sql[], order: string, collectOrder: string, limit: number) =>
+    hits.push(...(await walkOrCollect(db, { own: [...own, ...where], rest, hints: collectHints, value: sql(col), order, collectOrder, limit, budget }, expand)));
+  const collectValue = spec.text ? `(${col} || '') COLLATE "C"` : `(${col} + 0)`;
+
   if (desc && spec.values) {
     for (const v of [...spec.values].reverse()) {
       if (hits.length >= need) break;
       if (after && v > Number(after.v)) continue;
-      const where = [...checks, sql(`${col} = ?`, v)];
-      if (after && v === Number(after.v)) where.push(sql('c.rowid > ?', after.r));
-      hits.push(...(await readStretch(db, { where, value: sql(col), orderBy: 'c.rowid', limit: need - hits.length }, expand)));
+      const where = [sql(`${col} = ?`, v), ...(after && v === Number(after.v) ? [sql('c.rowid > ?', after.r)] : [])];
+      await stretch(where, 'c.rowid', 'c.rowid + 0', need - hits.length);
     }
     return hits;
   }
   if (!after || after.v !== null) {
-    const where = [...checks];
-    if (spec.nullable) where.push(sql(`${col} IS NOT NULL`));
+    const where: Sql[] = spec.nullable ? [sql(`${col} IS NOT NULL`)] : [];
     if (after) {
       where.push(desc ? sql(`${col} <= ? AND (${col} < ? OR c.rowid > ?)`, after.v, after.v, after.r) : sql(`(${col}, c.rowid) > (?, ?)`, after.v, after.r));
     }
-    hits.push(...(await readStretch(db, { where, value: sql(col), orderBy: `${col}${desc ? ' DESC' : ''}, c.rowid`, limit: need }, expand)));
+    await stretch(where, `${col}${desc ? ' DESC' : ''}, c.rowid`, `${collectValue}${desc ? ' DESC' : ''}, c.rowid`, need);
   }
-  if (spec.nullable && hits.length < need) {
-    const where = [...checks, sql(`${col} IS NULL`)];
-    if (after && after.v === null) where.push(sql('c.rowid > ?', after.r));
-    hits.push(...(await readStretch(db, { where, value: sql('NULL'), orderBy: 'c.rowid', limit: need - hits.length }, expand)));
+  const range = spec.range ? own.some((c) => c.name === spec.range) : false;
+  if (spec.nullable && !range && hits.length < need) {
+    const where = [sql(`${col} IS NULL`), ...(after && after.v === null ? [sql('c.rowid > ?', after.r)] : [])];
+    await stretch(where, 'c.rowid', 'c.rowid + 0', need - hits.length);
   }
   return hits;
+}
+
+/** The filters the order's index settles itself: a range of the sort column, a name index's leaders. */
+function ownConditions(spec: SortSpec, query: SearchQuery, checks: Condition[]): Condition[] {
+  const own: Condition[] = [];
+  const range = checks.find((c) => c.name === spec.range);
+  if (range) own.push(range);
+  if (spec.column === 'name_sort') {
+    const status = checks.find((c) => c.name === 'status');
+    if (status && status.params.length === 1) {
+      own.push(status);
+      const leader = NAME_LEADERS.map((n) => checks.find((c) => c.name === n && c.params.length === 1)).find(Boolean);
+      if (leader) own.push(leader);
+    }
+  }
+  return own;
+}
+
+interface WalkInput {
+  /** Conditions of the walked index (its leading columns, the cursor, the nulls). */
+  own: Sql[];
+  /** Every other filter, tested on the rows walked. */
+  rest: Sql[];
+  /** Added when collecting. */
+  hints: Sql[];
+  /** Entries walked at most. */
+  budget: number;
+  value: Sql;
+  order: string;
+  /** The same order written so that no index provides it. */
+  collectOrder: string;
+  limit: number;
+}
+
+async function walkOrCollect(db: Queryable, s: WalkInput, expand: boolean): Promise<Hit[]> {
+  if (s.limit <= 0) return [];
+  if (s.rest.length === 0) return readStretch(db, { where: s.own, value: s.value, orderBy: s.order, limit: s.limit }, expand);
+  if (s.budget <= 0) return readStretch(db, { where: [...s.own, ...s.rest, ...s.hints], value: s.value, orderBy: s.collectOrder, limit: s.limit }, expand);
+  const own = and(s.own);
+  const rest = and(s.rest);
+  const walked = await rows<Record<string, unknown> & { v: string | number | null; rowid: number }>(db, {
+    sql: `SELECT ${readColumns(expand)}, ${s.value.sql} AS v FROM (SELECT * FROM companies c WHERE ${own.sql} ORDER BY ${s.order} LIMIT ?) c WHERE ${rest.sql} ORDER BY ${s.order} LIMIT ?`,
+    params: [...s.value.params, ...own.params, Math.round(s.budget), ...rest.params, s.limit],
+  });
+  if (walked.length >= s.limit) return walked.map((row) => ({ r: row.rowid, v: row.v, row: row as never }));
+  return readStretch(db, { where: [...s.own, ...s.rest, ...s.hints], value: s.value, orderBy: s.collectOrder, limit: s.limit }, expand);
+}
+
+const COUNTED: Record<string, string> = { county: 'county', municipality: 'municipality', category: 'category', legal_form: 'legal_form' };
+const countCache = new WeakMap<Queryable, Map<string, { n: number; at: number }>>();
+
+/** Companies of the smallest counted filter (county, municipality, category, legal form), or null. */
+async function smallestFilter(db: Queryable, filters: readonly Condition[]): Promise<number | null> {
+  const counted = filters.filter((c) => COUNTED[c.name]);
+  if (counted.length === 0) return null;
+  let cache = countCache.get(db);
+  if (!cache) countCache.set(db, (cache = new Map()));
+  let smallest = Infinity;
+  for (const c of counted) {
+    const key = `${c.name}:${JSON.stringify(c.params)}`;
+    let hit = cache.get(key);
+    if (!hit || Date.now() - hit.at > 60_000) {
+      const [r] = await rows<{ n: number }>(db, {
+        sql: `SELECT coalesce(sum(n), 0)::float8 AS n FROM company_counts WHERE dim = ? AND value IN (${c.params.map(() => '?').join(', ')})`,
+        params: [COUNTED[c.name], ...c.params],
+      });
+      if (cache.size > 2000) cache.clear();
+      cache.set(key, (hit = { n: r.n, at: Date.now() }));
+    }
+    smallest = Math.min(smallest, hit.n);
+  }
+  return smallest;
 }

@@ -14,16 +14,35 @@ import type { TextQuery, TextWord } from '../../sqlite/search/text-query.js';
 import { and, placeholders, type Sql, sql } from './sql.js';
 
 export interface TextSql {
-  /** The company matches at all. */
+  /** The company matches at all (tested on rows in hand: no index scan). */
   match: Sql;
-  /** Every word in the name or org nr, the last as a prefix (tiers 1–3). */
+  /**
+   * What every match has that an index finds: the words that cannot match through the industry
+   * (the last as a prefix only from three letters: a short prefix stands for thousands of index
+   * keys). `true` when there is none.
+   */
+  candidates: Sql;
+  /** Every word in the name or org nr, the last as a prefix (tiers 1–3; tested on rows in hand). */
   inName: Sql;
   /** Every word exactly in the name or org nr (tier 2, and tier 1 rows that are also exact). */
   exact: Sql;
   /** The folded name begins with the query, as an index range and exactly. */
   startsWith: Sql;
+  /**
+   * What every row of tiers 1–3 has that the full-text index finds cheaply: the name words but a
+   * last one shorter than three letters (as candidates, without the industry's exemption), and
+   * the words it names. `true` when there is none.
+   */
+  nameCandidates: Sql;
+  nameCandidateWords: TextWord[];
+  candidateWords: TextWord[];
+  /** inName and match as an index can answer them (to collect a few rows from the full-text index). */
+  inNameIndexed: Sql;
+  matchIndexed: Sql;
   /** Industry matches exist for some word: tier 4 can be non-empty. */
   industry: boolean;
+  /** Per word, its matches (name, org nr or industry) as an index finds them. */
+  wordMatches: Sql[];
   /** The relevance value of a matching row. */
   relevance: Sql;
 }
@@ -78,18 +97,32 @@ export function textSql(tq: TextQuery): TextSql {
   const startsWith = sql('c.name_sort >= ? AND c.name_sort < ? AND starts_with(c.name_sort, ?)', tq.folded, prefixEnd(tq.folded), tq.folded);
   const industries = words.map(wordInIndustry);
   const industry = industries.some((x) => x !== null);
-  const match = industry
-    ? and(
-        words.map((w, i) => {
-          const name = wordInName(w);
-          const ind = industries[i];
-          return ind ? or([name, ind]) : name;
-        }),
-      )
-    : inName;
+  const wordMatches = words.map((w, i) => {
+    const name = wordInName(w);
+    const ind = industries[i];
+    return ind ? or([name, ind]) : name;
+  });
+  const match = industry ? and(wordMatches) : inName;
+  const plain = words.filter((w, i) => industries[i] === null && !w.digits && !(w.prefix && w.text.length < 3));
+  const numbersOnly = words.filter((w, i) => industries[i] === null && w.digits);
+  const candidates = and([
+    ...(plain.length ? [sql('c.words @@ ?::tsquery', tsquery(plain, plain[plain.length - 1].prefix))] : []),
+    ...numbersOnly.map(wordInName),
+  ]);
+  const named = words.filter((w) => !w.digits && !(w.prefix && w.text.length < 3));
+  const nameCandidates = named.length ? sql('c.words @@ ?::tsquery', tsquery(named, named[named.length - 1].prefix)) : sql('true');
   const relevance: Sql = {
-    sql: `CASE WHEN (${inName.sql}) AND (${startsWith.sql}) THEN '1' || c.name_sort WHEN ${exact.sql} THEN '2' WHEN ${inName.sql} THEN '3' ELSE '4' END`,
+    sql: `(CASE WHEN (${inName.sql}) AND (${startsWith.sql}) THEN '1' || c.name_sort WHEN ${exact.sql} THEN '2' WHEN ${inName.sql} THEN '3' ELSE '4' END) COLLATE "C"`,
     params: [...inName.params, ...startsWith.params, ...exact.params, ...inName.params],
   };
-  return { match, inName, exact, startsWith, industry, relevance };
+  return { match: unindexed(match), candidates, inName: unindexed(inName), inNameIndexed: inName, matchIndexed: match, nameCandidates, nameCandidateWords: named, candidateWords: plain, wordMatches, exact, startsWith, industry, relevance };
+}
+
+/**
+ * The same test, in a form no index answers: a prefix query of the full-text index merges the
+ * lists of every word with that prefix, far dearer than testing the rows another index yields.
+ * (IS TRUE keeps the planner's estimate of the test itself.)
+ */
+function unindexed(s: Sql): Sql {
+  return { sql: `(${s.sql}) IS TRUE`, params: s.params };
 }

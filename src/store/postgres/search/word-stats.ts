@@ -1,0 +1,50 @@
+// How many companies hold a name word, from PostgreSQL's own statistics of the `words` column
+// (the most common lexemes and their frequencies, gathered by ANALYZE), kept for a few
+// minutes. The relevance tiers use it to choose between collecting a word's rows through the
+// full-text index and walking rowids: the planner's LIMIT costing assumes matches are spread
+// evenly and walks a whole table for a tier that turns out empty.
+import type { Queryable } from '../database.js';
+import type { TextWord } from '../../sqlite/search/text-query.js';
+
+const TTL_MS = 5 * 60_000;
+
+interface WordStats {
+  rows: number;
+  /** Lexeme → share of companies, sorted by lexeme for prefix sums. */
+  freq: Map<string, number>;
+  sorted: string[];
+  /** Share assumed for a lexeme not among the common ones. */
+  rare: number;
+  at: number;
+}
+
+const cache = new WeakMap<Queryable, WordStats>();
+
+export async function wordStats(db: Queryable): Promise<WordStats> {
+  const hit = cache.get(db);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit;
+  const { rows } = await db.query<{ elems: string[] | null; freqs: number[] | null; tuples: number }>(
+    `SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs,
+            (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'companies'::regclass)::float8 AS tuples
+     FROM pg_stats s WHERE s.schemaname = current_schema() AND s.tablename = 'companies' AND s.attname = 'words'`,
+  );
+  const r = rows[0];
+  const freq = new Map<string, number>();
+  const elems = r?.elems ?? [];
+  const freqs = r?.freqs ?? [];
+  elems.forEach((e, i) => freq.set(e, freqs[i]));
+  // The array ends with the lowest and highest frequency and the null share.
+  const lowest = freqs.length > elems.length ? freqs[elems.length] : 0.0001;
+  const stats = { rows: r?.tuples ?? 0, freq, sorted: [...freq.keys()].sort(), rare: lowest / 2, at: Date.now() };
+  cache.set(db, stats);
+  return stats;
+}
+
+/** Companies whose name holds the word (the last as a prefix when it is one), by the statistics. */
+export function wordRows(stats: WordStats, w: TextWord): number {
+  if (w.digits) return 1; // org nr words: one company, or a few name words
+  if (!w.prefix) return (stats.freq.get(w.text) ?? stats.rare) * stats.rows;
+  let share = 0;
+  for (const e of stats.sorted) if (e.startsWith(w.text)) share += stats.freq.get(e)!;
+  return Math.max(share, stats.rare) * stats.rows;
+}

@@ -1,0 +1,50 @@
+// --database-url (and DATABASE_URL) on the commands that open the register, and the password
+// of a database URL never shown.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../exports/built.js';
+import { DATABASE_URL, dropSchema, freshSchemaUrl } from '../helpers/pg.js';
+import { bolag, cleanEnv } from './helpers.js';
+
+beforeAll(async () => {
+  await ensureBuilt();
+});
+
+describe('--database-url', () => {
+  it('refuses a URL that is not PostgreSQL, or beside --db, without showing the password', async () => {
+    const r = await bolag(['db', 'stats', '--database-url', 'mysql://root:hunter2secret@db.example/x']);
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain('mysql://root:***@db.example/x');
+    expect(String(r.stderr)).not.toContain('hunter2secret');
+    const fromEnv = await bolag(['admin', 'keys', 'list'], { env: cleanEnv({ DATABASE_URL: 'mysql://root:hunter2secret@db.example/x' }) });
+    expect(fromEnv.exitCode).toBe(2);
+    expect(String(fromEnv.stderr)).toContain('Invalid DATABASE_URL');
+    expect(String(fromEnv.stderr)).not.toContain('hunter2secret');
+    const both = await bolag(['db', 'stats', '--db', '/tmp/x.db', '--database-url', 'postgres://u@h/d']);
+    expect(both.exitCode).toBe(2);
+    expect(String(both.stderr)).toMatch(/either --db or --database-url/);
+  });
+
+  it.skipIf(!DATABASE_URL)('opens PostgreSQL from the flag or DATABASE_URL for db and admin commands, password masked', async () => {
+    const { url, schema } = freshSchemaUrl();
+    const withPassword = new URL(url);
+    withPassword.password = 'hunter2secret'; // trust auth on the test server ignores it
+    try {
+      const made = await bolag(['admin', 'keys', 'create', '--scopes', 'companies:read', '--account', 'acme', '--database-url', withPassword.toString()]);
+      expect(made.exitCode, String(made.stderr)).toBe(0);
+      expect(String(made.stdout)).toMatch(/^bk_/);
+      const listed = await bolag(['admin', 'keys', 'list'], { env: cleanEnv({ DATABASE_URL: withPassword.toString() }) });
+      expect(listed.exitCode).toBe(0);
+      expect(String(listed.stdout)).toContain('"scopes":["companies:read"]');
+      const stats = await bolag(['db', 'stats', '--database-url', withPassword.toString()]);
+      expect(stats.exitCode).toBe(0);
+      expect(JSON.parse(String(stats.stdout)).database).toMatch(/^PostgreSQL postgres:\/\/[^:]+:\*\*\*@/);
+      // A global option: before the command name too (its value is not taken for the command).
+      const before = await bolag(['--database-url', withPassword.toString(), 'db', 'stats']);
+      expect(before.exitCode, String(before.stderr)).toBe(0);
+      expect(JSON.parse(String(before.stdout)).database).toMatch(/^PostgreSQL postgres:\/\//);
+      for (const r of [made, listed, stats, before]) expect(`${r.stdout}${r.stderr}`).not.toContain('hunter2secret');
+    } finally {
+      await dropSchema(schema);
+    }
+  });
+});

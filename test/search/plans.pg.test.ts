@@ -1,0 +1,159 @@
+// The PostgreSQL plans of issue 13's shapes, pinned: on a register of 60,000 companies from the
+// real generator (so with the real skew: dense cities, common name words, broad categories) and
+// real statistics (ANALYZE), each shape's statements drive from the index meant for them
+// (EXPLAIN (FORMAT JSON)), never from a scan of the whole table, and include_total on one legal
+// form comes from the counts table. Also: keyset positions made by one store are read the same
+// way by the other, and a count out of time is estimated and says so.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
+import { seedRegister } from '../../src/seed/seed-register.js';
+import type { PgStore } from '../../src/store/postgres/pg-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { KeysetPosition } from '../../src/store/store.js';
+import { discoverShapes, type Shapes } from '../../bench/lib/shapes.js';
+import { DATABASE_URL, openFreshPgStore, PG_SKIP_REASON } from '../helpers/pg.js';
+import { sharedRegister, startPgSearchServer, type SearchServer } from '../helpers/search-server.js';
+import type { Params } from './reference.js';
+
+const query = (p: Params) => toSearchQuery(SEARCH_QUERY_SCHEMA.parse(p));
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+if (!DATABASE_URL) {
+  describe('PostgreSQL plans', () => it.skip(PG_SKIP_REASON, () => {}));
+} else {
+  describe('PostgreSQL plans of issue 13’s shapes, on 60,000 companies', () => {
+    let store: PgStore;
+    let shapes: Shapes;
+    let statements: { sql: string; params: unknown[] }[] = [];
+    beforeAll(async () => {
+      store = await openFreshPgStore();
+      await seedRegister(store, { count: 60_000 });
+      shapes = await discoverShapes(store);
+      const run = store.db.query.bind(store.db);
+      store.db.query = (async (sql: string, params?: unknown[]) => {
+        statements.push({ sql, params: params ?? [] });
+        return run(sql, params);
+      }) as typeof store.db.query;
+    }, 300_000);
+    afterAll(async () => store?.close());
+
+    /** Every SELECT over companies that a search ran, with the plan nodes EXPLAIN shows for it. */
+    const explain = async (p: string) => {
+      statements = [];
+      const q = query(Object.fromEntries(new URLSearchParams(p)));
+      await store.companies.search(q, null);
+      if (q.include_total) await store.companies.count(q.filters, 1000);
+      const ran = statements.filter((s) => /^SELECT/.test(s.sql) && !/max\(rowid\)|pg_stats/.test(s.sql));
+      statements = [];
+      const out: { sql: string; nodes: PlanNode[] }[] = [];
+      for (const s of ran) {
+        const r = await store.db.pool.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.params);
+        out.push({ sql: s.sql, nodes: nodes((r.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan) });
+      }
+      return out;
+    };
+    const indexes = (plan: { nodes: PlanNode[] }) => plan.nodes.map((n) => n['Index Name']).filter(Boolean);
+    const scansTable = (plan: { nodes: PlanNode[] }) => plan.nodes.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'companies');
+
+    it('near the densest city, 10 km, default sort: walks the name order of active companies', async () => {
+      const [first, ...rest] = (await explain(shapes.paths[0])).filter((s) => /ORDER BY/.test(s.sql));
+      expect(indexes(first)).toContain('companies_status_name');
+      expect(first.sql).not.toContain('<@'); // the box is tested on rows walked, not collected
+      for (const s of [first, ...rest]) expect(scansTable(s)).toBe(false);
+    });
+
+    it('a one-letter word and the commonest word: names through the name index, then the full-text index or rowid spans', async () => {
+      const plans = await explain(shapes.paths[1]);
+      expect(shapes.paths[1]).toMatch(/^q=\p{L}\+/u);
+      expect(plans.length).toBeGreaterThan(0);
+      for (const s of plans) {
+        expect(scansTable(s), s.sql).toBe(false);
+        expect(indexes(s).some((i) => ['companies_status_name', 'companies_words', 'companies_pkey'].includes(i!)), s.sql).toBe(true);
+      }
+    });
+
+    it('the largest municipality and a broad category: that municipality’s own name index', async () => {
+      const [first] = (await explain(shapes.paths[2])).filter((s) => /ORDER BY/.test(s.sql));
+      expect(indexes(first)).toEqual(['companies_municipality']);
+    });
+
+    it('a postal prefix and an employee class: the name walk, else the postal index, never the table', async () => {
+      const plans = (await explain(shapes.paths[3])).filter((s) => /ORDER BY/.test(s.sql));
+      expect(indexes(plans[0])).toContain('companies_status_name');
+      if (plans.length > 1) expect(indexes(plans[1])).toContain('companies_postal');
+      for (const s of plans) expect(scansTable(s)).toBe(false);
+    });
+
+    it('include_total on the commonest legal form: from company_counts, exact', async () => {
+      const plans = await explain(shapes.total);
+      const counts = plans.filter((s) => /FROM company_counts/.test(s.sql));
+      expect(counts.length).toBeGreaterThan(0);
+      expect(plans.filter((s) => /count\(\*\)/.test(s.sql) && /FROM companies/.test(s.sql))).toEqual([]);
+      const f = query(Object.fromEntries(new URLSearchParams(shapes.total))).filters;
+      const exact = await store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM companies WHERE legal_form = $1 AND status = 'aktiv'", [f.legal_form![0]]);
+      expect(await store.companies.count(f, 1000)).toEqual({ total: exact.rows[0].n, estimated: false });
+    });
+
+    it('a count without time left is estimated from the statistics, and says so', async () => {
+      const f = query({ website_status: 'har_hemsida', status: 'all' }).filters;
+      const exact = await store.companies.count(f, 10_000);
+      expect(exact.estimated).toBe(false);
+      const estimate = await store.companies.count(f, 0);
+      expect(estimate.estimated).toBe(true);
+      expect(Math.abs(estimate.total - exact.total) / exact.total).toBeLessThan(0.25);
+    });
+  });
+
+  describe('keyset positions carry over between the stores', () => {
+    let pg: SearchServer<PgStore>;
+    beforeAll(async () => {
+      pg = await startPgSearchServer();
+    });
+    afterAll(async () => pg?.close());
+
+    for (const p of [
+      { status: 'all' },
+      { sort: '-revenue', status: 'all' },
+      { sort: '-employees_class' },
+      { q: 'ab' },
+      { q: 'bygg', sort: '-relevance' },
+      { near: '59.3293,18.0686', radius_km: '300', sort: 'distance' },
+      { sort: 'registration_date', county: '01' },
+    ] as Params[]) {
+      it(new URLSearchParams(p).toString(), async () => {
+        const sqlite = openSqliteStore(await sharedRegister());
+        try {
+          const q = query({ ...p, limit: '37' });
+          let fromSqlite: KeysetPosition | null = null;
+          let fromPg: KeysetPosition | null = null;
+          for (let page = 0; page < 4; page++) {
+            const a = await sqlite.companies.search(q, fromSqlite);
+            const b = await pg.store.companies.search(q, fromPg);
+            // Each store continues from the other's position exactly as from its own.
+            const aFromB = fromPg ? await sqlite.companies.search(q, fromPg) : a;
+            const bFromA = fromSqlite ? await pg.store.companies.search(q, fromSqlite) : b;
+            expect(b.rows.map((c) => c.id)).toEqual(a.rows.map((c) => c.id));
+            expect(bFromA.rows.map((c) => c.id)).toEqual(a.rows.map((c) => c.id));
+            expect(aFromB.rows.map((c) => c.id)).toEqual(a.rows.map((c) => c.id));
+            expect(b.next).toEqual(a.next);
+            fromSqlite = a.next;
+            fromPg = b.next;
+            if (!a.next) break;
+          }
+        } finally {
+          await sqlite.close();
+        }
+      });
+    }
+  });
+}
