@@ -70,8 +70,15 @@ export interface JobQueue {
   fail(jobId: string, error: string): Promise<void>;
   /** Enqueues several jobs in one transaction; each key dedupes as in enqueue. */
   enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void>;
-  /** Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first. */
-  claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]>;
+  /**
+   * Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first.
+   * Jobs whose key begins with one of `skipKeyPrefixes` are passed over (and jobs without a key
+   * are not): the delivery worker skips webhooks that already have their share of attempts in
+   * flight, so one slow endpoint cannot take every slot.
+   */
+  claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts?: { skipKeyPrefixes?: readonly string[] }): Promise<Job[]>;
+  /** Hands claimed jobs back: due again at once, no attempt counted (a graceful stop, a job over its share). */
+  release(jobIds: readonly string[]): Promise<void>;
   /** Completes, retries or fails several claimed jobs in one transaction. */
   settle(results: readonly JobSettlement[]): Promise<void>;
 }

@@ -44,6 +44,8 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
   /** Deliveries in flight at once. */
   concurrency?: number;
+  /** Deliveries in flight at once to any one webhook, so a slow endpoint cannot take every slot. */
+  perWebhookConcurrency?: number;
   /** How often to look for due work when nothing wakes the worker. */
   idlePollMs?: number;
   now?: () => Date;
@@ -62,6 +64,9 @@ export class DeliveryWorker {
   private readonly failingAfter: number;
   private readonly timeoutMs: number;
   private readonly concurrency: number;
+  private readonly perWebhook: number;
+  /** Attempts in flight per webhook id. */
+  private readonly busy = new Map<string, number>();
   private readonly idlePollMs: number;
   private readonly leaseMs: number;
   private readonly now: () => Date;
@@ -82,6 +87,7 @@ export class DeliveryWorker {
     this.failingAfter = opts.failingAfter ?? LIMITS.webhookFailingAfter;
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs;
     this.concurrency = opts.concurrency ?? 64;
+    this.perWebhook = Math.min(this.concurrency, opts.perWebhookConcurrency ?? 8);
     this.idlePollMs = opts.idlePollMs ?? 100;
     // Long enough for the slowest attempt and its write; a worker that dies leaves the job due again after it.
     this.leaseMs = this.timeoutMs * 3 + 5000;
@@ -114,17 +120,32 @@ export class DeliveryWorker {
       // unless nothing at all is in flight.
       if (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0)) {
         try {
-          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free);
+          // Webhooks with their share in flight are skipped in the claim itself; a batch that
+          // still brings more of one webhook than its share hands the rest back at once.
+          const full = [...this.busy].filter(([, n]) => n >= this.perWebhook).map(([id]) => deliveryJobKey(id, ''));
+          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, { skipKeyPrefixes: full });
+          const handBack: string[] = [];
           for (const job of jobs) {
+            const webhookId = (job.payload as unknown as DeliverPayload).webhook_id;
+            const running = this.busy.get(webhookId) ?? 0;
+            if (running >= this.perWebhook) {
+              handBack.push(job.id);
+              continue;
+            }
+            this.busy.set(webhookId, running + 1);
             const p: Promise<void> = this.process(job)
               .catch(() => undefined)
               .finally(() => {
                 this.inFlight.delete(p);
+                const left = (this.busy.get(webhookId) ?? 1) - 1;
+                if (left > 0) this.busy.set(webhookId, left);
+                else this.busy.delete(webhookId);
                 wakeup.wake();
               });
             this.inFlight.add(p);
           }
-          if (jobs.length === free) continue;
+          await this.store.jobs.release(handBack);
+          if (jobs.length === free && handBack.length === 0) continue;
         } catch {
           // The store is busy or closing: try again on the next round.
         }

@@ -55,6 +55,22 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.jobs.claim(['other'], 10)).toBeNull();
     }));
 
+    it('jobs: claimMany passes over skipped key prefixes; release hands a claim back without an attempt', withStore(async (s) => {
+      await s.jobs.enqueueMany([
+        { kind: 'd', payload: { n: 1 }, key: 'whk_a:1', runAt: new Date(Date.now() - 3000) },
+        { kind: 'd', payload: { n: 2 }, key: 'whk_a:2', runAt: new Date(Date.now() - 2000) },
+        { kind: 'd', payload: { n: 3 }, key: 'whk_ab:1', runAt: new Date(Date.now() - 1500) },
+        { kind: 'd', payload: { n: 4 }, key: 'whk_b:1', runAt: new Date(Date.now() - 1000) },
+        { kind: 'd', payload: { n: 5 }, runAt: new Date(Date.now() - 500) },
+      ]);
+      const claimed = await s.jobs.claimMany(['d'], 60_000, 10, { skipKeyPrefixes: ['whk_a:', 'whk_b:'] });
+      expect(claimed.map((j) => j.payload.n)).toEqual([3, 5]);
+      await s.jobs.release(claimed.map((j) => j.id));
+      const all = await s.jobs.claimMany(['d'], 60_000, 10);
+      expect(all.map((j) => [j.payload.n, j.attempts])).toEqual([[1, 0], [2, 0], [3, 0], [4, 0], [5, 0]]);
+      expect(await s.jobs.claimMany(['d'], 60_000, 10)).toEqual([]);
+    }));
+
     it('outbox: append in order, read after a position, durable cursors', withStore(async (s) => {
       for (let i = 0; i < 3; i++) {
         await s.outbox.append({ id: `evt_${i}`, type: 'company.updated', created_at: new Date().toISOString(), data: { i } }, null, { county: '01' });

@@ -77,24 +77,34 @@ export class SqliteJobQueue implements JobQueue {
     })();
   }
 
-  async claimMany(kinds: readonly string[], leaseMs: number, limit: number): Promise<Job[]> {
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skipKeyPrefixes?: readonly string[] } = {}): Promise<Job[]> {
     if (limit <= 0) return [];
     const now = Date.now();
+    const skip = opts.skipKeyPrefixes ?? [];
     const select = this.sql(
       `SELECT id, kind, payload, attempts, run_at FROM jobs
        WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
          AND kind IN (${kinds.map(() => '?').join(', ')})
+         ${skip.length ? `AND (key IS NULL OR NOT (${skip.map(() => 'substr(key, 1, ?) = ?').join(' OR ')}))` : ''}
        ORDER BY run_at LIMIT ?`,
     );
     const lock = this.sql('UPDATE jobs SET locked_until = ? WHERE id = ?');
     const rows = this.db
       .transaction(() => {
-        const found = select.all(now, now, ...kinds, limit) as JobRow[];
+        const found = select.all(now, now, ...kinds, ...skip.flatMap((p) => [p.length, p]), limit) as JobRow[];
         for (const row of found) lock.run(now + leaseMs, row.id);
         return found;
       })
       .immediate();
     return rows.map((row) => ({ id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at) }));
+  }
+
+  async release(jobIds: readonly string[]): Promise<void> {
+    if (jobIds.length === 0) return;
+    const release = this.sql("UPDATE jobs SET locked_until = NULL WHERE id = ? AND state = 'queued'");
+    this.db.transaction(() => {
+      for (const id of jobIds) release.run(id);
+    })();
   }
 
   async settle(results: readonly JobSettlement[]): Promise<void> {
