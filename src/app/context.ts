@@ -18,6 +18,8 @@ export interface ServerOptions {
   /** Where export files are written. */
   exportDir?: string;
   logger?: boolean;
+  /** How long finished records are kept, and how often the sweeper runs (src/retention/); defaults there. */
+  retention?: Partial<{ finishedJobsMs: number; deliveryLogMs: number; expiredExportsMs: number; idempotencyKeysMs: number; eventsMs: number; everyMs: number }>;
   /** Run background workers (exports, webhook deliveries) in this process. */
   workers?: boolean;
 }

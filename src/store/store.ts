@@ -6,6 +6,7 @@ import type { AccountRepository } from './accounts.js';
 import type { ExportRepository } from './exports.js';
 import type { WebhookRepository } from './webhooks.js';
 import type { OutboxRepository } from './outbox.js';
+import type { RetentionRepository } from './retention.js';
 import type { ImportPlanner, ImportRecord, ImportResult } from './import-types.js';
 
 /** Where a keyset page starts: the sort value and id of the last row of the previous page. */
@@ -103,6 +104,8 @@ export interface Store {
   readonly webhooks: WebhookRepository;
   readonly outbox: OutboxRepository;
   readonly jobs: JobQueue;
+  /** Deleting what has outlived its use (src/retention/). */
+  readonly retention: RetentionRepository;
   /** A named server setting (signing keys), created once and then shared by every process. */
   getOrCreateSetting(name: string, create: () => string): Promise<string>;
   close(): Promise<void>;

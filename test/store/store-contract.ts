@@ -131,6 +131,54 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.webhooks.delete('acct_a', 'whk_1')).toBe(true);
     }));
 
+    it('retention: sweep deletes exactly what its cutoffs allow', withStore(async (s) => {
+      const now = Date.now();
+      const iso = (msAgo: number) => new Date(now - msAgo).toISOString();
+      const cut = new Date(now - 10_000);
+      // jobs: an old done one and an old failed one go; a recent done one and a queued one stay
+      await s.jobs.enqueueMany([
+        { kind: 'k', payload: { n: 1 }, runAt: new Date(now - 60_000) },
+        { kind: 'k', payload: { n: 2 }, runAt: new Date(now - 50_000) },
+        { kind: 'k', payload: { n: 3 }, runAt: new Date(now - 1000) },
+        { kind: 'k', payload: { n: 4 }, runAt: new Date(now + 60_000) },
+      ]);
+      const [a, b, c] = await s.jobs.claimMany(['k'], 60_000, 3);
+      await s.jobs.settle([{ jobId: a.id, outcome: 'complete' }, { jobId: b.id, outcome: 'fail', error: 'x' }, { jobId: c.id, outcome: 'complete' }]);
+      // deliveries
+      for (const [id, ago] of [['dlv_old', 20_000], ['dlv_new', 1000]] as const) {
+        await s.webhooks.recordDelivery({ id, webhook_id: 'whk_9', event_id: 'evt_1', event_type: 'webhook.test', attempt: 1, status_code: 200, duration_ms: 1, error: null, created_at: iso(ago) });
+      }
+      // exports: expired long ago, failed long ago, expired just now, running
+      const base: StoredExport = { id: '', account_id: 'acct_r', status: 'completed', format: 'csv', filters: {}, fields: null, estimated_rows: 1, row_count: 1, files: [], created_at: iso(90_000), completed_at: iso(80_000), expires_at: iso(20_000), error: null };
+      await s.exports.create({ ...base, id: 'exp_gone' });
+      await s.exports.create({ ...base, id: 'exp_failed', status: 'failed', expires_at: null, completed_at: null });
+      await s.exports.create({ ...base, id: 'exp_recent', expires_at: iso(1000) });
+      await s.exports.create({ ...base, id: 'exp_running', status: 'running', expires_at: null, completed_at: null });
+      // idempotency keys
+      await s.exports.reserveIdempotencyKey('acct_r', 'old', 'h', new Date(now - 20_000));
+      await s.exports.reserveIdempotencyKey('acct_r', 'new', 'h', new Date(now - 1000));
+      // outbox: three events; the cursor has passed the first two
+      for (let i = 0; i < 3; i++) await s.outbox.append({ id: `evt_r${i}`, type: 'company.updated', created_at: iso(0), data: {} }, null, null);
+      const events = await s.outbox.readAfter(0, 10);
+      await s.outbox.setCursor('webhooks', events[1].seq);
+
+      const before = await s.retention.rowCounts();
+      const result = await s.retention.sweep(
+        { finishedJobsBefore: cut, deliveriesBefore: cut, exportsBefore: cut, idempotencyKeysBefore: cut, eventsBefore: new Date(now + 1000) },
+        1,
+      );
+      expect(result).toEqual({ jobs: 2, deliveries: 1, exports: expect.arrayContaining(['exp_gone', 'exp_failed']), idempotencyKeys: 1, events: 2 });
+      expect(result.exports).toHaveLength(2);
+      expect(await s.retention.rowCounts()).toEqual({
+        queued_jobs: before.queued_jobs, finished_jobs: before.finished_jobs - 2, deliveries: before.deliveries - 1, exports: before.exports - 2, idempotency_keys: before.idempotency_keys - 1, outbox: before.outbox - 2,
+      });
+      expect(await s.exports.getById('exp_recent')).not.toBeNull();
+      expect(await s.exports.getById('exp_running')).not.toBeNull();
+      expect((await s.webhooks.listDeliveries('whk_9', 10)).map((d) => d.id)).toEqual(['dlv_new']);
+      expect((await s.outbox.readAfter(0, 10)).map((e) => e.event.id)).toEqual(['evt_r2']);
+      expect(await s.exports.reserveIdempotencyKey('acct_r', 'new', 'h', new Date())).not.toBeNull();
+    }));
+
     it('companies: bulk load, lookup by id and org_nr, streaming with filters, import', withStore(async (s) => {
       expect(await seedRegister(s, { count: 500, seed: 'contract' })).toBe(500);
       const first = await s.companies.get('c_0000001');

@@ -217,4 +217,13 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         SELECT rowid, name, '', org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7) FROM companies;
     `,
   },
+  {
+    version: 8,
+    name: 'indexes for the retention sweeper',
+    sql: `
+      CREATE INDEX IF NOT EXISTS deliveries_created ON deliveries (created_at);
+      CREATE INDEX IF NOT EXISTS exports_expires ON exports (expires_at);
+      CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys (created_at);
+    `,
+  },
 ];

@@ -7,6 +7,7 @@ import { SqliteExportRepository } from './export-repository.js';
 import { haversineKm } from './filter-sql.js';
 import { SqliteJobQueue } from './job-queue.js';
 import { SqliteOutboxRepository } from './outbox-repository.js';
+import { SqliteRetentionRepository } from './retention-repository.js';
 import { SqliteWebhookRepository } from './webhook-repository.js';
 
 export class SqliteStore implements Store {
@@ -18,6 +19,7 @@ export class SqliteStore implements Store {
   readonly webhooks: SqliteWebhookRepository;
   readonly outbox: SqliteOutboxRepository;
   readonly jobs: SqliteJobQueue;
+  readonly retention: SqliteRetentionRepository;
 
   constructor(readonly db: Db) {
     this.location = { dbPath: db.name };
@@ -30,6 +32,7 @@ export class SqliteStore implements Store {
     this.webhooks = new SqliteWebhookRepository(db);
     this.outbox = new SqliteOutboxRepository(db);
     this.jobs = new SqliteJobQueue(db);
+    this.retention = new SqliteRetentionRepository(db);
   }
 
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {
