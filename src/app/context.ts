@@ -20,6 +20,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** How long finished records are kept, and how often the sweeper runs (src/retention/); defaults there. */
   retention?: Partial<{ finishedJobsMs: number; deliveryLogMs: number; expiredExportsMs: number; idempotencyKeysMs: number; eventsMs: number; everyMs: number }>;
+  /** How long requests (and webhook attempts) in flight get to finish when the server closes (default 10 s). */
+  shutdownGraceMs?: number;
   /** Run background workers (exports, webhook deliveries) in this process. */
   workers?: boolean;
 }

@@ -89,8 +89,8 @@ export function createExportWorker(ctx: ServerContext, opts: ExportWorkerOptions
       await store.jobs.complete(job.id);
     } catch (err) {
       if (err instanceof RunInterrupted) {
-        // Hand the job back now, so the next start need not wait for the lease to lapse.
-        await store.jobs.retry(job.id, new Date(), 'interrupted by shutdown').catch(() => undefined);
+        // Hand the job back now (no attempt counted), so the next start need not wait for the lease to lapse.
+        await store.jobs.release([job.id]).catch(() => undefined);
         return;
       }
       await store.jobs.retry(job.id, new Date(Date.now() + 5000), String(err)).catch(() => undefined);

@@ -6,6 +6,7 @@ import { buildApp } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerOptions } from '../app/context.js';
 import { WORKERS, type RunningWorker } from './workers.js';
+import type { FastifyInstance } from 'fastify';
 
 export interface StartOptions extends ServerOptions {
   port?: number;
@@ -15,6 +16,10 @@ export interface StartOptions extends ServerOptions {
   seedCount?: number;
   onSeedProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void;
 }
+
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** While closing, how often connections that have gone idle are closed. */
+const IDLE_SWEEP_MS = 50;
 
 export interface RunningServer {
   /** Base URL of the API, ending in /api/public/v1. */
@@ -39,15 +44,27 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       url: ctx.baseUrl(),
       apiKey: boot.apiKey,
       seeded: boot.seeded,
-      close: () =>
-        (closing ??= (async () => {
-          await Promise.all(workers.map((w) => w.stop()));
-          await app.close();
-          await store.close();
-        })()),
+      close: () => (closing ??= closeGracefully(app, workers, opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS).finally(() => store.close())),
     };
   } catch (e) {
     await store.close();
     throw e;
+  }
+}
+
+/**
+ * Stops accepting connections at once; closes idle keep-alive connections at once, and each
+ * busy one as soon as its request is answered (so a client that keeps a connection open after a
+ * download cannot hold the shutdown); cuts what is still busy after the grace period. The
+ * workers stop meanwhile: they hand their claimed jobs back.
+ */
+async function closeGracefully(app: FastifyInstance, workers: readonly RunningWorker[], graceMs: number): Promise<void> {
+  const idle = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+  const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await Promise.all([app.close(), ...workers.map((w) => w.stop())]);
+  } finally {
+    clearInterval(idle);
+    clearTimeout(cut);
   }
 }

@@ -48,6 +48,8 @@ export interface DeliveryWorkerOptions {
   perWebhookConcurrency?: number;
   /** How often to look for due work when nothing wakes the worker. */
   idlePollMs?: number;
+  /** On stop, how long attempts in flight get to finish before they are cut and their jobs handed back. */
+  stopGraceMs?: number;
   now?: () => Date;
 }
 
@@ -55,7 +57,8 @@ export interface DeliveryWorkerOptions {
 interface Settled {
   delivery: StoredDelivery | null;
   ok: boolean;
-  job: JobSettlement;
+  /** null when the job was handed back instead. */
+  job: JobSettlement | null;
 }
 
 export class DeliveryWorker {
@@ -76,6 +79,8 @@ export class DeliveryWorker {
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private stopping = false;
+  /** Cuts the attempts still in flight when the stop's grace has run out. */
+  private readonly cutAttempts = new AbortController();
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -107,7 +112,9 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     webhookSignals(this.store).delivery.wake();
+    const cut = setTimeout(() => this.cutAttempts.abort(), this.opts.stopGraceMs ?? 5000);
     await this.loop;
+    clearTimeout(cut);
     await this.flush();
     await this.dispatcher.close().catch(() => undefined);
   }
@@ -167,6 +174,11 @@ export class DeliveryWorker {
     const webhook = found && (await refreshHealth(this.store, found, this.now(), this.disableAfter));
     if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { jobId: job.id, outcome: 'complete' } };
     const result = await this.attempt(webhook, p);
+    // Cut short by a stop: not the receiver's failure. The job goes back, due at once, uncounted.
+    if (this.cutAttempts.signal.aborted && !result.ok) {
+      await this.store.jobs.release([job.id]);
+      return { delivery: null, ok: true, job: null };
+    }
     const attempt = job.attempts + 1;
     const at = this.now();
     const delivery: StoredDelivery = {
@@ -207,7 +219,7 @@ export class DeliveryWorker {
       try {
         const attempts = batch.flatMap((s) => (s.delivery ? [{ delivery: s.delivery, ok: s.ok }] : []));
         await this.store.webhooks.recordAttempts(attempts, { failingAfter: this.failingAfter });
-        await this.store.jobs.settle(batch.map((s) => s.job));
+        await this.store.jobs.settle(batch.flatMap((s) => (s.job ? [s.job] : [])));
       } catch {
         // Unsettled jobs keep their lease and run again when it lapses.
       }
@@ -223,7 +235,7 @@ export class DeliveryWorker {
     const signature = signPayload(p.body, signingSecrets(webhook, now), Math.floor(now.getTime() / 1000));
     return sendDelivery(
       { url: webhook.url, body: p.body, eventId: p.event_id, eventType: p.event_type, signature },
-      { dispatcher: this.dispatcher, timeoutMs: this.timeoutMs },
+      { dispatcher: this.dispatcher, timeoutMs: this.timeoutMs, signal: this.cutAttempts.signal },
     );
   }
 }

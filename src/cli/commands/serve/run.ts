@@ -1,5 +1,6 @@
-// Runs the server until SIGINT or SIGTERM, then closes it gracefully: stop accepting,
-// finish in-flight requests, stop the workers (their jobs stay queued), close the database.
+// Runs the server until SIGINT or SIGTERM, then closes it gracefully: stop accepting, close
+// idle connections, let requests in flight finish (10 s at most), stop the workers (they hand
+// their claimed jobs back), close the database, exit 0. A second SIGTERM ends it at once.
 import { registerDbPath } from '../../../local/paths.js';
 import { startServer } from '../../../server/start.js';
 import type { ServeOptions } from '../serve.js';
@@ -10,6 +11,8 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
   const f = opts.factory;
   const dbPath = opts.databaseUrl ? undefined : (opts.dbPath ?? registerDbPath(f.env));
   if (opts.allowInsecureWebhooks) f.io.stderr.write(`${INSECURE_WEBHOOKS_WARNING}\n`);
+  // Listening for SIGTERM from the start: one that comes while the server starts stops it as soon as it is up.
+  const stop = waitForStop(f.interrupt);
   const progress = seedProgress(f.io, 'Creating the register');
   const server = await startServer({
     port: opts.port,
@@ -35,11 +38,15 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
     f.io.stderr.write('Created the local account. Its API key (shown once; saved as the profile "local"):\n');
     f.io.stdout.write(`${server.apiKey}\n`);
   }
-  await waitForStop(f.interrupt);
+  await stop;
   f.notice('bolag serve: shutting down…');
   await server.close();
 }
 
+/**
+ * The first SIGTERM (or Ctrl-C) starts the graceful close. Its listener is then gone, so a
+ * second SIGTERM gets Node's default action: the process ends at once.
+ */
 function waitForStop(interrupt: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
