@@ -7,6 +7,7 @@ import { bootstrap } from './bootstrap.js';
 import type { ServerOptions } from '../app/context.js';
 import { WORKERS, type RunningWorker } from './workers.js';
 import type { FastifyInstance } from 'fastify';
+import { startIncarnation } from '../app/incarnation.js';
 
 export interface StartOptions extends ServerOptions {
   port?: number;
@@ -37,6 +38,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     // Export files go beside the database unless --export-dir says otherwise.
     const exportDir = opts.exportDir ?? (opts.dbPath && opts.dbPath !== ':memory:' ? join(dirname(resolve(opts.dbPath)), 'exports') : undefined);
     const { app, ctx } = await buildApp(store, { ...opts, exportDir });
+    // Before any worker claims: take over the leases of this host's dead processes.
+    const incarnation = await startIncarnation(store);
     await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const workers: RunningWorker[] = opts.workers === false ? [] : WORKERS.map((start) => start(ctx));
     let closing: Promise<void> | undefined;
@@ -44,7 +47,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       url: ctx.baseUrl(),
       apiKey: boot.apiKey,
       seeded: boot.seeded,
-      close: () => (closing ??= closeGracefully(app, workers, opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS).finally(() => store.close())),
+      close: () =>
+        (closing ??= closeGracefully(app, workers, opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS)
+          .then(() => incarnation.end())
+          .finally(() => store.close())),
     };
   } catch (e) {
     await store.close();

@@ -89,6 +89,27 @@ export type JobSettlement =
   | { jobId: string; outcome: 'retry'; runAt: Date; error: string }
   | { jobId: string; outcome: 'fail'; error: string };
 
+/** One run of a server process (issue 12): the leases its job queue takes are recorded under its id. */
+export interface Incarnation {
+  id: string;
+  /** Host name, boot id and pid namespace: where `pid` means this process. */
+  host: string;
+  pid: number;
+  started_at: string;
+}
+
+export interface IncarnationRepository {
+  /** Registers this process; from now on the leases this store's job queue takes carry its id. */
+  register(i: Incarnation): Promise<void>;
+  /** The incarnations registered under this host key. */
+  onHost(host: string): Promise<Incarnation[]>;
+  /**
+   * An incarnation known to be gone (its process is dead, or it closed): hands back every lease
+   * it still holds (due at once, no attempt counted) and forgets it. Returns the jobs handed back.
+   */
+  reap(id: string): Promise<number>;
+}
+
 /** Where a store lives: enough for another thread or process to open it with openStore. */
 export interface StoreLocation {
   dbPath?: string;
@@ -104,6 +125,8 @@ export interface Store {
   readonly webhooks: WebhookRepository;
   readonly outbox: OutboxRepository;
   readonly jobs: JobQueue;
+  /** Which process holds which lease (src/app/incarnation.ts). */
+  readonly incarnations: IncarnationRepository;
   /** Deleting what has outlived its use (src/retention/). */
   readonly retention: RetentionRepository;
   /** A named server setting (signing keys), created once and then shared by every process. */

@@ -131,6 +131,22 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.webhooks.delete('acct_a', 'whk_1')).toBe(true);
     }));
 
+    it('incarnations: leases carry the holder; reaping a gone holder hands them back at once', withStore(async (s) => {
+      await s.jobs.enqueueMany([{ kind: 'r', payload: { n: 1 } }, { kind: 'r', payload: { n: 2 } }]);
+      // One handle stands in for two processes: its leases carry whichever incarnation registered last.
+      await s.incarnations.register({ id: 'inc_a', host: 'h1', pid: 11, started_at: new Date().toISOString() });
+      expect(await s.jobs.claimMany(['r'], 60_000, 1)).toHaveLength(1);
+      await s.incarnations.register({ id: 'inc_b', host: 'h1', pid: 12, started_at: new Date().toISOString() });
+      expect(await s.jobs.claimMany(['r'], 60_000, 1)).toHaveLength(1);
+      expect(await s.jobs.claimMany(['r'], 60_000, 5)).toEqual([]);
+      expect((await s.incarnations.onHost('h1')).map((i) => i.id).sort()).toEqual(['inc_a', 'inc_b']);
+      expect(await s.incarnations.onHost('h2')).toEqual([]);
+      // a's process is gone: its lease, and only its lease, is due again at once, no attempt counted.
+      expect(await s.incarnations.reap('inc_a')).toBe(1);
+      expect((await s.jobs.claimMany(['r'], 60_000, 5)).map((j) => [j.payload.n, j.attempts])).toEqual([[1, 0]]);
+      expect((await s.incarnations.onHost('h1')).map((i) => i.id)).toEqual(['inc_b']);
+    }));
+
     it('retention: sweep deletes exactly what its cutoffs allow', withStore(async (s) => {
       const now = Date.now();
       const iso = (msAgo: number) => new Date(now - msAgo).toISOString();

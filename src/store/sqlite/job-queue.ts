@@ -4,6 +4,7 @@ import { newId } from '../../core/ids.js';
 import type { Job, JobQueue, JobSettlement } from '../store.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
+import { LeaseOwner } from './incarnation-repository.js';
 
 interface JobRow {
   id: string;
@@ -16,7 +17,11 @@ interface JobRow {
 export class SqliteJobQueue implements JobQueue {
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Whose leases this queue takes (set when the process registers its incarnation). */
+    private readonly owner: LeaseOwner = new LeaseOwner(),
+  ) {
     this.sql = statementCache(db);
   }
 
@@ -42,7 +47,7 @@ export class SqliteJobQueue implements JobQueue {
         )
         .get(now, now, ...kinds) as JobRow | undefined;
       if (!row) return null;
-      this.sql('UPDATE jobs SET locked_until = ? WHERE id = ?').run(now + leaseMs, row.id);
+      this.sql('UPDATE jobs SET locked_until = ?, locked_by = ? WHERE id = ?').run(now + leaseMs, this.owner.id, row.id);
       return row;
     });
     const row = claim.immediate();
@@ -88,11 +93,11 @@ export class SqliteJobQueue implements JobQueue {
          ${skip.length ? `AND (key IS NULL OR NOT (${skip.map(() => 'substr(key, 1, ?) = ?').join(' OR ')}))` : ''}
        ORDER BY run_at LIMIT ?`,
     );
-    const lock = this.sql('UPDATE jobs SET locked_until = ? WHERE id = ?');
+    const lock = this.sql('UPDATE jobs SET locked_until = ?, locked_by = ? WHERE id = ?');
     const rows = this.db
       .transaction(() => {
         const found = select.all(now, now, ...kinds, ...skip.flatMap((p) => [p.length, p]), limit) as JobRow[];
-        for (const row of found) lock.run(now + leaseMs, row.id);
+        for (const row of found) lock.run(now + leaseMs, this.owner.id, row.id);
         return found;
       })
       .immediate();
@@ -101,7 +106,7 @@ export class SqliteJobQueue implements JobQueue {
 
   async release(jobIds: readonly string[]): Promise<void> {
     if (jobIds.length === 0) return;
-    const release = this.sql("UPDATE jobs SET locked_until = NULL WHERE id = ? AND state = 'queued'");
+    const release = this.sql("UPDATE jobs SET locked_until = NULL, locked_by = NULL WHERE id = ? AND state = 'queued'");
     this.db.transaction(() => {
       for (const id of jobIds) release.run(id);
     })();

@@ -226,4 +226,19 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys (created_at);
     `,
   },
+  {
+    version: 9,
+    name: 'incarnations: who holds a lease, so a restart can take over its own dead work',
+    sql: `
+      ALTER TABLE jobs ADD COLUMN locked_by TEXT;
+      CREATE INDEX jobs_locked_by ON jobs (locked_by);
+      CREATE TABLE incarnations (
+        id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,                   -- host name, boot id and pid namespace
+        pid INTEGER NOT NULL,
+        started_at TEXT NOT NULL
+      );
+      CREATE INDEX incarnations_host ON incarnations (host);
+    `,
+  },
 ];

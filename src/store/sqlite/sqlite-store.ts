@@ -6,6 +6,7 @@ import { openDatabase, type Db } from './database.js';
 import { SqliteExportRepository } from './export-repository.js';
 import { haversineKm } from './filter-sql.js';
 import { SqliteJobQueue } from './job-queue.js';
+import { LeaseOwner, SqliteIncarnationRepository } from './incarnation-repository.js';
 import { SqliteOutboxRepository } from './outbox-repository.js';
 import { SqliteRetentionRepository } from './retention-repository.js';
 import { SqliteWebhookRepository } from './webhook-repository.js';
@@ -20,6 +21,7 @@ export class SqliteStore implements Store {
   readonly outbox: SqliteOutboxRepository;
   readonly jobs: SqliteJobQueue;
   readonly retention: SqliteRetentionRepository;
+  readonly incarnations: SqliteIncarnationRepository;
 
   constructor(readonly db: Db) {
     this.location = { dbPath: db.name };
@@ -31,7 +33,9 @@ export class SqliteStore implements Store {
     this.exports = new SqliteExportRepository(db);
     this.webhooks = new SqliteWebhookRepository(db);
     this.outbox = new SqliteOutboxRepository(db);
-    this.jobs = new SqliteJobQueue(db);
+    const owner = new LeaseOwner();
+    this.jobs = new SqliteJobQueue(db, owner);
+    this.incarnations = new SqliteIncarnationRepository(db, owner);
     this.retention = new SqliteRetentionRepository(db);
   }
 
