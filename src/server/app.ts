@@ -20,6 +20,10 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
   const app = Fastify({
     logger: options.logger ? { redact: ['req.headers.authorization'], serializers: { req: requestForLog } } : false,
     bodyLimit: LIMITS.bodyMaxBytes,
+    // Fastify's default (0) turns off Node's limit on how long a request may take to arrive, so
+    // a client trickling a body could hold a connection for ever (slowloris). 30 s is plenty for
+    // a body of at most 1 MB.
+    requestTimeout: 30_000,
     genReqId: () => `req_${randomBytes(9).toString('base64url')}`,
     requestIdHeader: false,
     trustProxy: false,
