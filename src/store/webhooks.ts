@@ -48,7 +48,8 @@ export interface WebhookRepository {
   recordOutcome(id: string, ok: boolean, opts: { now: string; failingAfter: number }): Promise<void>;
   /**
    * Records several attempts and counts their outcomes (as recordDelivery and recordOutcome, in
-   * order, each at its delivery's created_at) in one transaction.
+   * order, each at its delivery's created_at) in one transaction. A success for an event that
+   * already has a success on record (a redelivery after a crash) is not recorded again.
    */
   recordAttempts(items: readonly { delivery: StoredDelivery; ok: boolean }[], opts: { failingAfter: number }): Promise<void>;
 }

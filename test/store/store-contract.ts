@@ -127,6 +127,11 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.webhooks.listSubscribed('company.updated', null)).toEqual([]);
       await s.webhooks.recordDelivery({ id: 'dlv_1', webhook_id: 'whk_1', event_id: 'evt_1', event_type: 'company.updated', attempt: 1, status_code: 500, duration_ms: 12, error: null, created_at: new Date().toISOString() });
       expect((await s.webhooks.listDeliveries('whk_1', 10))[0]).toMatchObject({ status_code: 500, attempt: 1 });
+      // A success is recorded once per event, even when the event is delivered again after a crash.
+      const success = (id: string, attempt: number) => ({ delivery: { id, webhook_id: 'whk_1', event_id: 'evt_1', event_type: 'company.updated', attempt, status_code: 200, duration_ms: 3, error: null, created_at: new Date().toISOString() }, ok: true });
+      await s.webhooks.recordAttempts([success('dlv_2', 2)], { failingAfter: 7 });
+      await s.webhooks.recordAttempts([success('dlv_3', 2)], { failingAfter: 7 });
+      expect((await s.webhooks.listDeliveries('whk_1', 10)).map((d) => d.id).sort()).toEqual(['dlv_1', 'dlv_2']);
       expect(await s.webhooks.delete('acct_b', 'whk_1')).toBe(false);
       expect(await s.webhooks.delete('acct_a', 'whk_1')).toBe(true);
     }));

@@ -219,9 +219,10 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   },
   {
     version: 8,
-    name: 'indexes for the retention sweeper',
+    name: 'indexes for the retention sweeper and for recording a delivery once',
     sql: `
       CREATE INDEX IF NOT EXISTS deliveries_created ON deliveries (created_at);
+      CREATE INDEX IF NOT EXISTS deliveries_event ON deliveries (webhook_id, event_id);
       CREATE INDEX IF NOT EXISTS exports_expires ON exports (expires_at);
       CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys (created_at);
     `,

@@ -83,10 +83,19 @@ export class SqliteWebhookRepository implements WebhookRepository {
     if (items.length === 0) return;
     this.db.transaction(() => {
       for (const { delivery, ok } of items) {
+        // A success already on record for this event: this is a redelivery after a crash between
+        // recording the first and settling its job. The event is recorded as delivered once.
+        if (ok && this.deliveredBefore(delivery.webhook_id, delivery.event_id)) continue;
         this.insertDelivery(delivery);
         this.applyOutcome(delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
       }
     })();
+  }
+
+  private deliveredBefore(webhookId: string, eventId: string): boolean {
+    return (
+      this.sql('SELECT 1 FROM deliveries WHERE webhook_id = ? AND event_id = ? AND status_code BETWEEN 200 AND 299 LIMIT 1').get(webhookId, eventId) !== undefined
+    );
   }
 
   private insertDelivery(d: StoredDelivery): void {
