@@ -65,6 +65,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
  * workers stop meanwhile: they hand their claimed jobs back.
  */
 async function closeGracefully(app: FastifyInstance, workers: readonly RunningWorker[], graceMs: number): Promise<void> {
+  // Stop accepting now, not when Fastify's close reaches its listener a few ticks later (it
+  // tolerates the server being closed already).
+  app.server.close();
   const idle = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
   const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
   try {

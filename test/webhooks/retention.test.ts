@@ -76,7 +76,8 @@ describe('retention', () => {
     expect(existsSync(folder)).toBe(true);
     await s.store.exports.update(id, { expires_at: new Date(Date.now() - 1000).toISOString() });
     await waitFor(async () => (await call(s.url, s.apiKey, 'GET', `/exports/${id}`)).status === 404, { what: 'export record swept' });
-    expect(existsSync(folder)).toBe(false);
+    // The sweeper deletes the record, then the folder.
+    await waitFor(() => !existsSync(folder), { what: 'export folder removed' });
     await waitFor(async () => (await counts()).idempotency_keys === 0, { what: 'idempotency key swept' });
   });
 });
