@@ -16,6 +16,7 @@ const LAYER: Record<string, number> = {
   exports: 4,
   webhooks: 4,
   import: 4,
+  retention: 4,
   seed: 4,
   app: 3,
   store: 2,

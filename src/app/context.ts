@@ -17,6 +17,10 @@ export interface ServerOptions {
   webhookLookup?: LookupFunction;
   exportPartRows?: number;
   logger?: boolean;
+  /** How long finished records are kept, and how often the sweeper runs (src/retention/); defaults there. */
+  retention?: Partial<{ finishedJobsMs: number; deliveryLogMs: number; expiredExportsMs: number; idempotencyKeysMs: number; eventsMs: number; everyMs: number }>;
+  /** How long requests (and webhook attempts) in flight get to finish when the server closes (default 10 s). */
+  shutdownGraceMs?: number;
   /** Run background workers (exports, webhook deliveries) in this process. */
   workers?: boolean;
   /** Serve the API reference page at /docs (default true; the CLI's in-process register skips it). */

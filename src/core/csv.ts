@@ -1,7 +1,8 @@
 // The CSV dialect of bolag (contract §2.6), shared by `bolag search --format csv` and the
 // server's export worker: `;` separator, UTF-8 with a byte-order mark, a header row, RFC 4180
 // quoting and CRLF line ends, nested objects flattened with dots (`address.city`), arrays
-// joined with commas, null and missing values as empty fields.
+// joined with commas, null and missing values as empty fields. Text cells that a spreadsheet
+// would read as a formula are neutralised (OWASP "CSV injection"): see neutraliseCell.
 import { COMPANY_FIELDS } from './company.js';
 
 export const CSV_BOM = '\uFEFF';
@@ -70,11 +71,38 @@ export function flattenRecord(record: Record<string, unknown>, prefix = '', out:
 
 const NEEDS_QUOTES = /[;"\r\n]|^\s|\s$/;
 
-/** One field, quoted per RFC 4180 when it holds the separator, a quote, a line break or edge spaces. */
+/**
+ * Text that a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, tab, carriage return
+ * first), and text that already begins with the single quote that marks neutralised text (so
+ * that taking it off again is exact: `'=x` is written `''=x`).
+ */
+const FORMULA_START = /^[=+\-@\t\r']/;
+/** The mark a spreadsheet reads as "this cell is text" and does not display. */
+export const CSV_TEXT_MARK = "'";
+
+/**
+ * OWASP's defence against CSV injection for one text cell: a single quote in front. Only text
+ * is neutralised: numbers and booleans are written as they are, so `-12000` in `revenue` stays a
+ * number in a spreadsheet, while a name `-12000` (a string) becomes `'-12000`.
+ */
+export function neutraliseCell(text: string): string {
+  return FORMULA_START.test(text) ? CSV_TEXT_MARK + text : text;
+}
+
+/** The inverse of neutraliseCell, for text cells read back from our own CSV (`bolag db import`). */
+export function restoreCell(text: string): string {
+  return text.startsWith(CSV_TEXT_MARK) ? text.slice(CSV_TEXT_MARK.length) : text;
+}
+
+/**
+ * One field, quoted per RFC 4180 when it holds the separator, a quote, a line break or edge
+ * spaces. Text is neutralised first (neutraliseCell) and then always quoted, as OWASP advises.
+ */
 export function csvField(value: CsvValue): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : String(value);
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (typeof value !== 'string') return String(value);
+  const text = neutraliseCell(value);
+  return text !== value || NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** The header line, with its line end (no BOM: write CSV_BOM once at the start of a file). */

@@ -99,7 +99,7 @@ export function createExportWorker(ctx: ServerContext, given: ExportWorkerOption
       await store.jobs.complete(job);
     } catch (err) {
       if (err instanceof RunInterrupted) {
-        // Hand the job back now, so the next start need not wait for the lease to lapse.
+        // Hand the job back now (no attempt counted), so the next start need not wait for the lease to lapse.
         await store.jobs.release(job).catch(() => undefined);
         return;
       }

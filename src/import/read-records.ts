@@ -4,6 +4,7 @@ import { readLinesSync } from './read-lines.js';
 import { ImportError } from './import-error.js';
 import type { ImportRecord } from '../store/import-types.js';
 import { CompanySchema } from '../core/company.js';
+import { restoreCell } from '../core/csv.js';
 
 export function detectFormat(path: string, firstLine: string): 'jsonl' | 'csv' {
   if (/\.jsonl?$/i.test(path)) return 'jsonl';
@@ -136,7 +137,9 @@ function unflatten(columns: string[], values: string[], line: number): Record<st
 
 function csvValue(path: string[], raw: string, line: number): unknown {
   const key = path.join('.');
-  if (key === 'sni_codes') return raw === '' ? [] : raw.split(/[,|]/).map((s) => s.trim());
+  // Text cells were neutralised against formulas when written (src/core/csv.ts); numbers and
+  // booleans never are, so `-12000` in revenue is read as it stands.
+  if (key === 'sni_codes') return raw === '' ? [] : restoreCell(raw).split(/[,|]/).map((s) => s.trim());
   if (raw === '') return key === 'website' || NUMBER_FIELDS.has(key) || path.length > 1 && ['location', 'latest_financials'].includes(path[0]) ? null : '';
   if (BOOLEAN_FIELDS.has(key)) {
     if (raw !== 'true' && raw !== 'false') throw new ImportError(line, `${key} must be true or false`);
@@ -147,5 +150,5 @@ function csvValue(path: string[], raw: string, line: number): unknown {
     if (!Number.isFinite(n)) throw new ImportError(line, `${key} must be a number`);
     return n;
   }
-  return raw;
+  return restoreCell(raw);
 }

@@ -16,13 +16,14 @@ import { openApiRoutes } from './routes/openapi.js';
 import { docsRoutes } from './routes/docs.js';
 import { Signer } from '../app/signer.js';
 import { ROUTE_MODULES } from './route-modules.js';
+import { requestForLog } from './log-redaction.js';
 
 /** Per key: generous for people and scripts, a brake on runaway loops. */
 export const DEFAULT_RATE_LIMIT = { max: 6000, windowMs: 60_000 };
 
 export async function buildApp(store: Store, options: ServerOptions = {}): Promise<{ app: FastifyInstance; ctx: ServerContext }> {
   const app = Fastify({
-    logger: options.logger ? { redact: ['req.headers.authorization'] } : false,
+    logger: options.logger ? { redact: ['req.headers.authorization'], serializers: { req: requestForLog } } : false,
     bodyLimit: LIMITS.bodyMaxBytes,
     genReqId: newRequestId,
     // Every answer in the contract's shape, also those given before a route runs.

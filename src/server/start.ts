@@ -5,6 +5,8 @@ import { buildApp, listeningUrlOf } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerOptions } from '../app/context.js';
 import { WORKERS, type RunningWorker } from './workers.js';
+import type { FastifyInstance } from 'fastify';
+import { startIncarnation } from '../app/incarnation.js';
 
 export interface StartOptions extends ServerOptions {
   port?: number;
@@ -16,6 +18,10 @@ export interface StartOptions extends ServerOptions {
   seedCount?: number;
   onSeedProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void;
 }
+
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** While closing, how often connections that have gone idle are closed. */
+const IDLE_SWEEP_MS = 50;
 
 export interface RunningServer {
   /** Base URL of the API, ending in /api/public/v1: the public one when --public-url is given. */
@@ -33,6 +39,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   try {
     const boot = await bootstrap(store, { seedCount: opts.seedCount, onProgress: opts.onSeedProgress });
     const { app, ctx } = await buildApp(store, opts);
+    // Before any worker claims: take over the leases of this host's dead processes.
+    const incarnation = await startIncarnation(store);
     await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const workers: RunningWorker[] = opts.workers === false ? [] : WORKERS.map((start) => start(ctx));
     let closing: Promise<void> | undefined;
@@ -42,14 +50,32 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       apiKey: boot.apiKey,
       seeded: boot.seeded,
       close: () =>
-        (closing ??= (async () => {
-          await Promise.all(workers.map((w) => w.stop()));
-          await app.close();
-          await store.close();
-        })()),
+        (closing ??= closeGracefully(app, workers, opts.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS)
+          .then(() => incarnation.end().catch(() => undefined))
+          .finally(() => store.close())),
     };
   } catch (e) {
     await store.close();
     throw e;
+  }
+}
+
+/**
+ * Stops accepting connections at once; closes idle keep-alive connections at once, and each
+ * busy one as soon as its request is answered (so a client that keeps a connection open after a
+ * download cannot hold the shutdown); cuts what is still busy after the grace period. The
+ * workers stop meanwhile: they hand their claimed jobs back.
+ */
+async function closeGracefully(app: FastifyInstance, workers: readonly RunningWorker[], graceMs: number): Promise<void> {
+  // Stop accepting now, not when Fastify's close reaches its listener a few ticks later (it
+  // tolerates the server being closed already).
+  app.server.close();
+  const idle = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+  const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await Promise.all([app.close(), ...workers.map((w) => w.stop())]);
+  } finally {
+    clearInterval(idle);
+    clearTimeout(cut);
   }
 }

@@ -6,6 +6,7 @@ import type { AccountRepository } from './accounts.js';
 import type { ExportRepository } from './exports.js';
 import type { WebhookRepository } from './webhooks.js';
 import type { OutboxRepository } from './outbox.js';
+import type { RetentionRepository } from './retention.js';
 import type { ImportPlanner, ImportRecord, ImportResult } from './import-types.js';
 
 /** Where a keyset page starts: the sort value and id of the last row of the previous page. */
@@ -150,6 +151,27 @@ export interface RateWindows {
   giveBack(key: string, windowStart: number, count: number): Promise<void>;
 }
 
+/** One run of a server process (issue 12): the leases its job queue takes are recorded under its id. */
+export interface Incarnation {
+  id: string;
+  /** Host name, boot id and pid namespace: where `pid` means this process. */
+  host: string;
+  pid: number;
+  started_at: string;
+}
+
+export interface IncarnationRepository {
+  /** Registers this process; from now on the leases this store's job queue takes carry its id. */
+  register(i: Incarnation): Promise<void>;
+  /** The incarnations registered under this host key. */
+  onHost(host: string): Promise<Incarnation[]>;
+  /**
+   * An incarnation known to be gone (its process is dead, or it closed): hands back every lease
+   * it still holds (due at once, no attempt counted) and forgets it. Returns the jobs handed back.
+   */
+  reap(id: string): Promise<number>;
+}
+
 /** Where a store lives: enough for another thread or process to open it with openStore. */
 export interface StoreLocation {
   dbPath?: string;
@@ -176,6 +198,10 @@ export interface Store {
    * several processes on one file start on one machine, one at a time in practice.)
    */
   exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** Which process holds which lease (src/app/incarnation.ts). */
+  readonly incarnations: IncarnationRepository;
+  /** Deleting what has outlived its use (src/retention/). */
+  readonly retention: RetentionRepository;
   /** A named server setting (signing keys), created once and then shared by every process. */
   getOrCreateSetting(name: string, create: () => string): Promise<string>;
   close(): Promise<void>;

@@ -53,6 +53,8 @@ export interface DeliveryWorkerOptions {
   perWebhook?: number;
   /** How often to look for due work when nothing wakes the worker. */
   idlePollMs?: number;
+  /** On stop, how long attempts in flight get to finish before they are cut and their jobs handed back. */
+  stopGraceMs?: number;
   now?: () => Date;
 }
 
@@ -78,12 +80,15 @@ export class DeliveryWorker {
   private readonly dispatcher: Dispatcher;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly perWebhook: number;
+  /** Attempts in flight per webhook id. */
   private readonly busyWebhooks = new Map<string, number>();
   private pending: Settled[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private flushBackoffMs = 0;
   private stopping = false;
+  /** Cuts the attempts still in flight when the stop's grace has run out. */
+  private readonly cutAttempts = new AbortController();
   private loop: Promise<void> | undefined;
 
   constructor(
@@ -115,7 +120,9 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     webhookSignals(this.store).delivery.wake();
+    const cut = setTimeout(() => this.cutAttempts.abort(), this.opts.stopGraceMs ?? 5000);
     await this.loop;
+    clearTimeout(cut);
     await this.flush();
     await this.dispatcher.close().catch(() => undefined);
   }
@@ -168,14 +175,15 @@ export class DeliveryWorker {
 
   /** One attempt of one job; its outcome is written with the next batch. Public for tests and the bench. */
   async process(job: Job): Promise<void> {
-    this.settle(await this.attemptWhenReachable(job));
+    const settled = await this.attemptWhenReachable(job);
+    if (settled) this.settle(settled);
   }
 
   /**
    * The reads before an attempt need the database; while it is out of reach, wait and read again
    * (the job stays leased to us) rather than drop the job until its lease lapses.
    */
-  private async attemptWhenReachable(job: Job): Promise<Settled> {
+  private async attemptWhenReachable(job: Job): Promise<Settled | null> {
     const giveUpAt = Date.now() + this.leaseMs / 2;
     for (let wait = BACKOFF_MS; ; wait = Math.min(wait * 2, BACKOFF_CAP_MS)) {
       try {
@@ -187,13 +195,19 @@ export class DeliveryWorker {
     }
   }
 
-  private async attemptJob(job: Job): Promise<Settled> {
+  /** null: the attempt was cut short by a stop and the job handed back (nothing to record). */
+  private async attemptJob(job: Job): Promise<Settled | null> {
     const p = job.payload as unknown as DeliverPayload;
     const found = await this.store.webhooks.getById(p.webhook_id);
     // Deleted, or disabled (now or by the failing period running out): it receives nothing.
     const webhook = found && (await refreshHealth(this.store, found, this.now(), this.disableAfter));
     if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { job, outcome: 'complete' }, at: Date.now() };
     const result = await this.attempt(webhook, p);
+    // Cut short by a stop: not the receiver's failure. The job goes back, due at once, uncounted.
+    if (this.cutAttempts.signal.aborted && !result.ok) {
+      await this.store.jobs.release(job);
+      return null;
+    }
     const attempt = job.attempts + 1;
     const at = this.now();
     const delivery: StoredDelivery = {
@@ -258,7 +272,7 @@ export class DeliveryWorker {
     const signature = signPayload(p.body, signingSecrets(webhook, now), Math.floor(now.getTime() / 1000));
     return sendDelivery(
       { url: webhook.url, body: p.body, eventId: p.event_id, eventType: p.event_type, signature },
-      { dispatcher: this.dispatcher, timeoutMs: this.timeoutMs },
+      { dispatcher: this.dispatcher, timeoutMs: this.timeoutMs, signal: this.cutAttempts.signal },
     );
   }
 }

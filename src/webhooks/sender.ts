@@ -64,7 +64,7 @@ export function describeError(err: unknown, timeoutMs: number): string {
 
 export async function sendDelivery(
   r: DeliveryRequest,
-  opts: { dispatcher: Dispatcher; timeoutMs: number },
+  opts: { dispatcher: Dispatcher; timeoutMs: number; signal?: AbortSignal },
 ): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -74,7 +74,7 @@ export async function sendDelivery(
       body: r.body,
       headers: deliveryHeaders(r),
       dispatcher: opts.dispatcher,
-      signal: AbortSignal.timeout(opts.timeoutMs),
+      signal: opts.signal ? AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]) : AbortSignal.timeout(opts.timeoutMs),
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
     });

@@ -14,5 +14,6 @@ export function startWebhookDelivery(ctx: ServerContext): RunningWorker {
     lookup: ctx.options.webhookLookup,
     retryScheduleSeconds: ctx.options.webhookRetryScheduleSeconds,
     disableAfterSeconds: ctx.options.webhookDisableAfterSeconds,
+    stopGraceMs: ctx.options.shutdownGraceMs,
   }).start();
 }

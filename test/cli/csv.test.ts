@@ -1,6 +1,6 @@
 // The CSV dialect of src/core/csv.ts, shared with the export worker.
 import { describe, expect, it } from 'vitest';
-import { CSV_BOM, companyCsvColumns, csvField, csvHeader, csvRow, flattenRecord, parseCsv } from '../../src/core/csv.js';
+import { CSV_BOM, companyCsvColumns, csvField, csvHeader, csvRow, flattenRecord, neutraliseCell, parseCsv, restoreCell } from '../../src/core/csv.js';
 
 describe('core/csv', () => {
   it('flattens nested objects with dots and joins arrays', () => {
@@ -23,6 +23,22 @@ describe('core/csv', () => {
     expect(csvField(undefined)).toBe('');
     expect(csvField(0.25)).toBe('0.25');
     expect(csvField(false)).toBe('false');
+  });
+
+  it('neutralises text that a spreadsheet would run as a formula, and only text (OWASP CSV injection)', () => {
+    expect(csvField('=1+2')).toBe(`"'=1+2"`);
+    expect(csvField('+46 8 123')).toBe(`"'+46 8 123"`);
+    expect(csvField('-12000')).toBe(`"'-12000"`);
+    expect(csvField('@SUM(A1)')).toBe(`"'@SUM(A1)"`);
+    expect(csvField('\tTabb')).toBe(`"'\tTabb"`);
+    expect(csvField('\rRetur')).toBe(`"'\rRetur"`);
+    expect(csvField("'citat")).toBe(`"''citat"`);
+    expect(csvField('a=b')).toBe('a=b');
+    expect(csvField(-12000)).toBe('-12000');
+    expect(csvField(-0.25)).toBe('-0.25');
+    for (const text of ['=x', "'x", "''=x", '-1', 'plain', '']) expect(restoreCell(neutraliseCell(text))).toBe(text);
+    const columns = ['name', 'revenue'];
+    expect(csvRow({ name: '=cmd|\' /C calc\'!A0', revenue: -5 }, columns)).toBe(`"'=cmd|' /C calc'!A0";-5\r\n`);
   });
 
   it('has fixed columns for the whole file, whatever the first row lacks', () => {

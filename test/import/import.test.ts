@@ -7,6 +7,7 @@ import { seedRegister } from '../../src/seed/seed-register.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Company } from '../../src/core/company.js';
 import { withCheckDigit } from '../../src/core/orgnr.js';
+import { companyCsvColumns, CSV_BOM, csvHeader, csvRow, parseCsv } from '../../src/core/csv.js';
 
 let dir: string;
 let store: SqliteStore;
@@ -103,6 +104,26 @@ describe('bolag db import', () => {
     const after = await nth(6);
     expect(after.name).toBe('Semikolon; och "citat" AB');
     expect(after.address.street).toBe('Storgatan 1\nBox 12');
+  });
+
+  it('undoes the CSV injection guard, so our own CSV (formula-like text, negative numbers) round-trips exactly', async () => {
+    const hostile = ['=HYPERLINK("http://x.test";"klick")', '+46 AB', '-12000', '@SUM(A1)', '\tTabb AB', '\rRetur AB', "'Citat AB", "''=dubbel"];
+    const originals = await Promise.all(hostile.map((_, i) => nth(20 + i)));
+    const changed = originals.map((c, i) => ({ ...c, name: hostile[i], address: { ...c.address, street: hostile[(i + 1) % hostile.length] }, revenue: -12000 - i, profit: -1 }));
+    expect((await importFile(store, write('hostile.jsonl', jsonl(changed)))).updated).toBe(hostile.length);
+    const stored = await Promise.all(hostile.map((_, i) => nth(20 + i)));
+    expect(stored.map((c) => c.name)).toEqual(hostile);
+
+    const columns = companyCsvColumns({ expand: true });
+    const csv = CSV_BOM + csvHeader(columns) + stored.map((c) => csvRow(c, columns)).join('');
+    // What a spreadsheet sees: every formula-like text cell starts with a quote; numbers do not.
+    expect(csv).toContain(`;"'=HYPERLINK(""http://x.test"";""klick"")";`);
+    expect(csv).toContain(`;"'-12000";`);
+    expect(csv).toContain(';-12000;');
+    const cells = parseCsv(csv).slice(1).flat();
+    expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell) && !Number.isFinite(Number(cell)))).toEqual([]);
+    expect((await importFile(store, write('hostile.csv', csv))).unchanged).toBe(hostile.length);
+    expect(await Promise.all(hostile.map((_, i) => nth(20 + i)))).toEqual(stored);
   });
 
   it('stops at a bad line with its number and leaves the database as it was', async () => {

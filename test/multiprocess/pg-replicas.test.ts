@@ -204,12 +204,16 @@ run('two serve processes on one PostgreSQL database', () => {
       async () => {
         const e = (await get(b, `/exports/${id}`)).body.data;
         if (e.status !== 'running' || !(e.row_count > 0)) return null;
-        const r = await sql.query(`SELECT locked_by FROM "${schema}".jobs WHERE kind = 'export.run' AND payload->>'export_id' = $1`, [id]);
-        return r.rows[0]?.locked_by as string | undefined;
+        // locked_by: the incarnation (one run of a server process) holding the lease.
+        const r = await sql.query(
+          `SELECT i.pid FROM "${schema}".jobs j JOIN "${schema}".incarnations i ON i.id = j.locked_by WHERE j.kind = 'export.run' AND j.payload->>'export_id' = $1`,
+          [id],
+        );
+        return r.rows[0]?.pid as number | undefined;
       },
       { timeoutMs: 30_000, intervalMs: 50, what: 'the export running' },
     );
-    const victim = [a, b].find((r) => holder.endsWith(`:${r.child.pid}`))!;
+    const victim = [a, b].find((r) => r.child.pid === holder)!;
     const survivor = victim === a ? b : a;
     expect(victim).toBeDefined();
     await victim.stop('SIGKILL');

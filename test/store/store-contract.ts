@@ -57,6 +57,24 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.jobs.claim(['other'], 10)).toBeNull();
     }));
 
+    it('jobs: claimMany passes over skipped webhooks; release hands a claim back without an attempt', withStore(async (s) => {
+      await s.jobs.enqueueMany([
+        { kind: 'd', payload: { n: 1, webhook_id: 'whk_a' }, key: 'whk_a:1', runAt: new Date(Date.now() - 3000) },
+        { kind: 'd', payload: { n: 2, webhook_id: 'whk_a' }, key: 'whk_a:2', runAt: new Date(Date.now() - 2000) },
+        { kind: 'd', payload: { n: 3, webhook_id: 'whk_ab' }, key: 'whk_ab:1', runAt: new Date(Date.now() - 1500) },
+        { kind: 'd', payload: { n: 4, webhook_id: 'whk_b' }, key: 'whk_b:1', runAt: new Date(Date.now() - 1000) },
+        { kind: 'd', payload: { n: 5 }, runAt: new Date(Date.now() - 500) },
+      ]);
+      const claimed = await s.jobs.claimMany(['d'], 60_000, 10, { skip: { field: 'webhook_id', values: ['whk_a', 'whk_b'] } });
+      expect(claimed.map((j) => j.payload.n)).toEqual([3, 5]);
+      for (const j of claimed) expect(await s.jobs.release(j)).toBe(true);
+      // A release is a settlement: only under the current lease.
+      expect(await s.jobs.release(claimed[0])).toBe(false);
+      const all = await s.jobs.claimMany(['d'], 60_000, 10);
+      expect(all.map((j) => [j.payload.n, j.attempts])).toEqual([[1, 0], [2, 0], [3, 0], [4, 0], [5, 0]]);
+      expect(await s.jobs.claimMany(['d'], 60_000, 10)).toEqual([]);
+    }));
+
     it('outbox: append in order, read after a position, durable cursors', withStore(async (s) => {
       for (let i = 0; i < 3; i++) {
         await s.outbox.append({ id: `evt_${i}`, type: 'company.updated', created_at: new Date().toISOString(), data: { i } }, null, { county: '01' });
@@ -119,6 +137,73 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect((await s.webhooks.listDeliveries('whk_1', 10))[0]).toMatchObject({ status_code: 500, attempt: 1 });
       expect(await s.webhooks.delete('acct_b', 'whk_1')).toBe(false);
       expect(await s.webhooks.delete('acct_a', 'whk_1')).toBe(true);
+    }));
+
+    it('incarnations: leases carry the holder; reaping a gone holder hands them back at once', withStore(async (s) => {
+      await s.jobs.enqueueMany([{ kind: 'r', payload: { n: 1 } }, { kind: 'r', payload: { n: 2 } }]);
+      // One handle stands in for two processes: its leases carry whichever incarnation registered last.
+      await s.incarnations.register({ id: 'inc_a', host: 'h1', pid: 11, started_at: new Date().toISOString() });
+      const [ofA] = await s.jobs.claimMany(['r'], 60_000, 1);
+      expect(ofA).toBeDefined();
+      await s.incarnations.register({ id: 'inc_b', host: 'h1', pid: 12, started_at: new Date().toISOString() });
+      expect(await s.jobs.claimMany(['r'], 60_000, 1)).toHaveLength(1);
+      expect(await s.jobs.claimMany(['r'], 60_000, 5)).toEqual([]);
+      expect((await s.incarnations.onHost('h1')).map((i) => i.id).sort()).toEqual(['inc_a', 'inc_b']);
+      expect(await s.incarnations.onHost('h2')).toEqual([]);
+      // a's process is gone: its lease, and only its lease, is due again at once, no attempt counted.
+      expect(await s.incarnations.reap('inc_a')).toBe(1);
+      // Its lease is gone with it: a late settlement under it changes nothing.
+      expect(await s.jobs.complete(ofA)).toBe(false);
+      expect((await s.jobs.claimMany(['r'], 60_000, 5)).map((j) => [j.payload.n, j.attempts])).toEqual([[1, 0]]);
+      expect((await s.incarnations.onHost('h1')).map((i) => i.id)).toEqual(['inc_b']);
+    }));
+
+    it('retention: sweep deletes exactly what its cutoffs allow', withStore(async (s) => {
+      const now = Date.now();
+      const iso = (msAgo: number) => new Date(now - msAgo).toISOString();
+      const cut = new Date(now - 10_000);
+      // jobs: an old done one and an old failed one go; a recent done one and a queued one stay
+      await s.jobs.enqueueMany([
+        { kind: 'k', payload: { n: 1 }, runAt: new Date(now - 60_000) },
+        { kind: 'k', payload: { n: 2 }, runAt: new Date(now - 50_000) },
+        { kind: 'k', payload: { n: 3 }, runAt: new Date(now - 1000) },
+        { kind: 'k', payload: { n: 4 }, runAt: new Date(now + 60_000) },
+      ]);
+      const [a, b, c] = await s.jobs.claimMany(['k'], 60_000, 3);
+      await s.jobs.settle([{ job: a, outcome: 'complete' }, { job: b, outcome: 'fail', error: 'x' }, { job: c, outcome: 'complete' }]);
+      // deliveries
+      for (const [id, ago] of [['dlv_old', 20_000], ['dlv_new', 1000]] as const) {
+        await s.webhooks.recordDelivery({ id, webhook_id: 'whk_9', event_id: 'evt_1', event_type: 'webhook.test', attempt: 1, status_code: 200, duration_ms: 1, error: null, created_at: iso(ago) });
+      }
+      // exports: expired long ago, failed long ago, expired just now, running
+      const base: StoredExport = { id: '', account_id: 'acct_r', status: 'completed', format: 'csv', filters: {}, fields: null, estimated_rows: 1, row_count: 1, files: [], created_at: iso(90_000), completed_at: iso(80_000), expires_at: iso(20_000), error: null };
+      await s.exports.create({ ...base, id: 'exp_gone' });
+      await s.exports.create({ ...base, id: 'exp_failed', status: 'failed', expires_at: null, completed_at: null });
+      await s.exports.create({ ...base, id: 'exp_recent', expires_at: iso(1000) });
+      await s.exports.create({ ...base, id: 'exp_running', status: 'running', expires_at: null, completed_at: null });
+      // idempotency keys
+      await s.exports.reserveIdempotencyKey('acct_r', 'old', 'h', new Date(now - 20_000));
+      await s.exports.reserveIdempotencyKey('acct_r', 'new', 'h', new Date(now - 1000));
+      // outbox: three events; the cursor has passed the first two
+      for (let i = 0; i < 3; i++) await s.outbox.append({ id: `evt_r${i}`, type: 'company.updated', created_at: iso(0), data: {} }, null, null);
+      const events = await s.outbox.readAfter(0, 10);
+      expect(await s.outbox.advanceCursor('webhooks', await s.outbox.getCursor('webhooks'), events[1].seq)).toBe(true);
+
+      const before = await s.retention.rowCounts();
+      const result = await s.retention.sweep(
+        { finishedJobsBefore: cut, deliveriesBefore: cut, exportsBefore: cut, idempotencyKeysBefore: cut, eventsBefore: new Date(now + 1000) },
+        1,
+      );
+      expect(result).toEqual({ jobs: 2, deliveries: 1, exports: expect.arrayContaining(['exp_gone', 'exp_failed']), idempotencyKeys: 1, events: 2 });
+      expect(result.exports).toHaveLength(2);
+      expect(await s.retention.rowCounts()).toEqual({
+        queued_jobs: before.queued_jobs, finished_jobs: before.finished_jobs - 2, deliveries: before.deliveries - 1, exports: before.exports - 2, idempotency_keys: before.idempotency_keys - 1, outbox: before.outbox - 2,
+      });
+      expect(await s.exports.getById('exp_recent')).not.toBeNull();
+      expect(await s.exports.getById('exp_running')).not.toBeNull();
+      expect((await s.webhooks.listDeliveries('whk_9', 10)).map((d) => d.id)).toEqual(['dlv_new']);
+      expect((await s.outbox.readAfter(0, 10)).map((e) => e.event.id)).toEqual(['evt_r2']);
+      expect(await s.exports.reserveIdempotencyKey('acct_r', 'new', 'h', new Date())).not.toBeNull();
     }));
 
     it('companies: bulk load, lookup by id and org_nr, streaming with filters, import', withStore(async (s) => {

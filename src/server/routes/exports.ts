@@ -21,6 +21,13 @@ const LIST_QUERY = z
 
 const LINK_QUERY = z.object({ expires: z.string().optional(), signature: z.string().optional() });
 
+/** A link's expires and signature; given twice (an array) or otherwise odd, the link is not ours. */
+function linkQuery(query: unknown): z.output<typeof LINK_QUERY> {
+  const parsed = LINK_QUERY.safeParse(query ?? {});
+  if (!parsed.success) throw new ApiError('forbidden', 'This download link is not valid: its signature does not match.');
+  return parsed.data;
+}
+
 export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
   const { store, signer } = ctx;
 
@@ -69,13 +76,13 @@ export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
 
   // Signed links: no API key; the signature is the permission.
   api.get<{ Params: { id: string } }>('/exports/:id/download', async (request, reply) => {
-    const query = LINK_QUERY.parse(request.query ?? {});
+    const query = linkQuery(request.query);
     const e = await exportForLink(ctx, request.params.id, 'all', query);
     return sendDownload(ctx, e, request, reply);
   });
 
   api.get<{ Params: { id: string; n: string } }>('/exports/:id/files/:n', async (request, reply) => {
-    const query = LINK_QUERY.parse(request.query ?? {});
+    const query = linkQuery(request.query);
     const n = /^[1-9]\d{0,5}$/.test(request.params.n) ? Number(request.params.n) : NaN;
     if (Number.isNaN(n)) throw new ApiError('not_found', 'No such export file.');
     const e = await exportForLink(ctx, request.params.id, n, query);

@@ -4,11 +4,11 @@
 // worker whose lease lapsed (and whose job was taken over) changes nothing when it reports late.
 // The database's clock judges every lease, so the processes' clocks need not agree.
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { newId } from '../../core/ids.js';
 import type { Job, JobClaim, JobQueue, JobSettlement, JobSkip } from '../store.js';
 import { isStoreUnavailable } from '../unavailable.js';
 import type { PgDb, Queryable } from './database.js';
+import { LeaseOwner } from '../lease-owner.js';
 
 interface JobRow {
   id: string;
@@ -20,12 +20,14 @@ interface JobRow {
 }
 
 const newLease = () => randomBytes(12).toString('base64url');
-/** Written beside each lease: which process holds it. */
-const CLAIMER = `${hostname()}:${process.pid}`;
 const CURRENT = "id = $1 AND lease = $2 AND state = 'queued'";
 
 export class PgJobQueue implements JobQueue {
-  constructor(private readonly db: PgDb) {}
+  constructor(
+    private readonly db: PgDb,
+    /** Whose leases this queue takes (`locked_by`: the incarnation registered on this store). */
+    private readonly owner: LeaseOwner = new LeaseOwner(),
+  ) {}
 
   async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; key?: string } = {}): Promise<string> {
     const id = newId('job');
@@ -78,7 +80,7 @@ export class PgJobQueue implements JobQueue {
        UPDATE jobs j SET locked_until = now() + $3 * interval '1 millisecond', lease = ($4::text[])[due.n], locked_by = $5
        FROM due WHERE j.id = due.id
        RETURNING j.id, j.kind, j.payload, j.attempts, j.run_at, j.lease`,
-      [kinds, limit, leaseMs, leases, CLAIMER, skip?.field ?? null, skip ? [...skip.values] : []],
+      [kinds, limit, leaseMs, leases, this.owner.id, skip?.field ?? null, skip ? [...skip.values] : []],
     ));
     return r.rows
       .sort((a, b) => a.run_at.getTime() - b.run_at.getTime())
@@ -98,7 +100,7 @@ export class PgJobQueue implements JobQueue {
       for (const wait of [0, 200, 800]) {
         await new Promise((r) => setTimeout(r, wait));
         try {
-          await this.db.query("UPDATE jobs SET locked_until = NULL, lease = NULL WHERE lease = ANY($1) AND state = 'queued'", [leases]);
+          await this.db.query("UPDATE jobs SET locked_until = NULL, lease = NULL, locked_by = NULL WHERE lease = ANY($1) AND state = 'queued'", [leases]);
           break;
         } catch (undo) {
           if (!isStoreUnavailable(undo)) break;
@@ -122,7 +124,7 @@ export class PgJobQueue implements JobQueue {
   }
 
   async release(job: JobClaim): Promise<boolean> {
-    const r = await this.db.query(`UPDATE jobs SET locked_until = NULL, lease = NULL WHERE ${CURRENT}`, [job.id, job.lease]);
+    const r = await this.db.query(`UPDATE jobs SET locked_until = NULL, lease = NULL, locked_by = NULL WHERE ${CURRENT}`, [job.id, job.lease]);
     return (r.rowCount ?? 0) > 0;
   }
 
@@ -142,15 +144,15 @@ export class PgJobQueue implements JobQueue {
 export async function settleOne(q: Queryable, s: JobSettlement): Promise<boolean> {
   let r;
   if (s.outcome === 'complete') {
-    r = await q.query(`UPDATE jobs SET state = 'done', locked_until = NULL, lease = NULL WHERE ${CURRENT}`, [s.job.id, s.job.lease]);
+    r = await q.query(`UPDATE jobs SET state = 'done', locked_until = NULL, lease = NULL, locked_by = NULL WHERE ${CURRENT}`, [s.job.id, s.job.lease]);
   } else if (s.outcome === 'retry') {
     r = await q.query(
-      `UPDATE jobs SET attempts = attempts + 1, run_at = $3, locked_until = NULL, lease = NULL, last_error = $4 WHERE ${CURRENT}`,
+      `UPDATE jobs SET attempts = attempts + 1, run_at = $3, locked_until = NULL, lease = NULL, locked_by = NULL, last_error = $4 WHERE ${CURRENT}`,
       [s.job.id, s.job.lease, s.runAt, s.error],
     );
   } else {
     r = await q.query(
-      `UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, lease = NULL, last_error = $3 WHERE ${CURRENT}`,
+      `UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, lease = NULL, locked_by = NULL, last_error = $3 WHERE ${CURRENT}`,
       [s.job.id, s.job.lease, s.error],
     );
   }

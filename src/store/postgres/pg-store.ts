@@ -7,10 +7,13 @@ import { PgCompanyRepository } from './company-repository.js';
 import { PgDb } from './database.js';
 import { PgExportFiles } from './export-files.js';
 import { PgExportRepository } from './export-repository.js';
+import { PgIncarnationRepository } from './incarnation-repository.js';
 import { PgJobQueue } from './job-queue.js';
+import { LeaseOwner } from '../lease-owner.js';
 import { migrate } from './migrations.js';
 import { PgOutboxRepository } from './outbox-repository.js';
 import { PgRateWindows } from './rate-windows.js';
+import { PgRetentionRepository } from './retention-repository.js';
 import { PgWebhookRepository } from './webhook-repository.js';
 
 export class PgStore implements Store {
@@ -24,6 +27,8 @@ export class PgStore implements Store {
   readonly jobs: PgJobQueue;
   readonly exportFiles: PgExportFiles;
   readonly rateWindows: PgRateWindows;
+  readonly incarnations: PgIncarnationRepository;
+  readonly retention: PgRetentionRepository;
 
   constructor(readonly db: PgDb) {
     this.location = { databaseUrl: db.url };
@@ -32,7 +37,10 @@ export class PgStore implements Store {
     this.exports = new PgExportRepository(db);
     this.webhooks = new PgWebhookRepository(db);
     this.outbox = new PgOutboxRepository(db);
-    this.jobs = new PgJobQueue(db);
+    const owner = new LeaseOwner();
+    this.jobs = new PgJobQueue(db, owner);
+    this.incarnations = new PgIncarnationRepository(db, owner);
+    this.retention = new PgRetentionRepository(db);
     this.exportFiles = new PgExportFiles(db);
     this.rateWindows = new PgRateWindows(db);
   }

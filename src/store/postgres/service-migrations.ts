@@ -178,4 +178,27 @@ export const SERVICE_MIGRATIONS: readonly PgMigration[] = [
       ALTER TABLE jobs ADD COLUMN locked_by text;
     `,
   },
+  {
+    version: 107,
+    name: 'incarnations; indexes for the retention sweeper',
+    sql: `
+      -- One run of a server process: the leases it takes carry its id in jobs.locked_by, so a
+      -- start on the same host hands back at once those of its dead processes (src/app/incarnation.ts).
+      CREATE TABLE incarnations (
+        id text PRIMARY KEY,
+        host text NOT NULL,                   -- host name, boot id and pid namespace
+        pid integer NOT NULL,
+        started_at text NOT NULL
+      );
+      CREATE INDEX incarnations_host ON incarnations (host);
+      -- locked_by now holds an incarnation id (it held host:pid before): one meaning.
+      UPDATE jobs SET locked_by = NULL;
+      COMMENT ON COLUMN jobs.locked_by IS 'the incarnation holding the current lease (incarnations.id)';
+      CREATE INDEX jobs_locked_by ON jobs (locked_by) WHERE locked_by IS NOT NULL;
+      CREATE INDEX jobs_finished ON jobs (run_at) WHERE state <> 'queued';
+      CREATE INDEX deliveries_created ON deliveries (created_at);
+      CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+      CREATE INDEX exports_expires ON exports (expires_at);
+    `,
+  },
 ];

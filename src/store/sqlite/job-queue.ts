@@ -8,6 +8,7 @@ import { newId } from '../../core/ids.js';
 import type { Job, JobClaim, JobQueue, JobSettlement, JobSkip } from '../store.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
+import { LeaseOwner } from './incarnation-repository.js';
 
 interface JobRow {
   id: string;
@@ -22,7 +23,11 @@ const newLease = () => randomBytes(12).toString('base64url');
 export class SqliteJobQueue implements JobQueue {
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** Whose leases this queue takes (set when the process registers its incarnation). */
+    private readonly owner: LeaseOwner = new LeaseOwner(),
+  ) {
     this.sql = statementCache(db);
   }
 
@@ -53,7 +58,7 @@ export class SqliteJobQueue implements JobQueue {
        ORDER BY run_at LIMIT ?`,
     );
     const params = skip ? [...kinds, JSON.stringify(skip.values), limit] : [...kinds, limit];
-    const lock = this.sql('UPDATE jobs SET locked_until = ?, lease = ? WHERE id = ?');
+    const lock = this.sql('UPDATE jobs SET locked_until = ?, lease = ?, locked_by = ? WHERE id = ?');
     return this.db
       .transaction(() => {
         // The clock is read inside the write lock: a claim that waited for the lock judges
@@ -62,7 +67,7 @@ export class SqliteJobQueue implements JobQueue {
         const found = select.all(now, now, ...params) as JobRow[];
         return found.map((row) => {
           const lease = newLease();
-          lock.run(now + leaseMs, lease, row.id);
+          lock.run(now + leaseMs, lease, this.owner.id, row.id);
           return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at), lease };
         });
       })
@@ -82,7 +87,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async release(job: JobClaim): Promise<boolean> {
-    return this.sql("UPDATE jobs SET locked_until = NULL, lease = NULL WHERE id = ? AND lease = ? AND state = 'queued'").run(job.id, job.lease).changes > 0;
+    return this.sql("UPDATE jobs SET locked_until = NULL, lease = NULL, locked_by = NULL WHERE id = ? AND lease = ? AND state = 'queued'").run(job.id, job.lease).changes > 0;
   }
 
   async fail(job: JobClaim, error: string): Promise<boolean> {
@@ -122,19 +127,19 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   private done(job: JobClaim): boolean {
-    return this.sql("UPDATE jobs SET state = 'done', locked_until = NULL, lease = NULL WHERE id = ? AND lease = ? AND state = 'queued'").run(job.id, job.lease).changes > 0;
+    return this.sql("UPDATE jobs SET state = 'done', locked_until = NULL, lease = NULL, locked_by = NULL WHERE id = ? AND lease = ? AND state = 'queued'").run(job.id, job.lease).changes > 0;
   }
 
   private retryOne(job: JobClaim, runAt: Date, error: string): boolean {
     return (
-      this.sql("UPDATE jobs SET attempts = attempts + 1, run_at = ?, locked_until = NULL, lease = NULL, last_error = ? WHERE id = ? AND lease = ? AND state = 'queued'")
+      this.sql("UPDATE jobs SET attempts = attempts + 1, run_at = ?, locked_until = NULL, lease = NULL, locked_by = NULL, last_error = ? WHERE id = ? AND lease = ? AND state = 'queued'")
         .run(runAt.getTime(), error, job.id, job.lease).changes > 0
     );
   }
 
   private failOne(job: JobClaim, error: string): boolean {
     return (
-      this.sql("UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, lease = NULL, last_error = ? WHERE id = ? AND lease = ? AND state = 'queued'")
+      this.sql("UPDATE jobs SET state = 'failed', attempts = attempts + 1, locked_until = NULL, lease = NULL, locked_by = NULL, last_error = ? WHERE id = ? AND lease = ? AND state = 'queued'")
         .run(error, job.id, job.lease).changes > 0
     );
   }

@@ -262,4 +262,29 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       DROP INDEX IF EXISTS companies_status_name;
     `,
   },
+  {
+    version: 10,
+    name: 'indexes for the retention sweeper and for recording a delivery once',
+    sql: `
+      CREATE INDEX IF NOT EXISTS deliveries_created ON deliveries (created_at);
+      CREATE INDEX IF NOT EXISTS deliveries_event ON deliveries (webhook_id, event_id);
+      CREATE INDEX IF NOT EXISTS exports_expires ON exports (expires_at);
+      CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys (created_at);
+    `,
+  },
+  {
+    version: 11,
+    name: 'incarnations: who holds a lease, so a restart can take over its own dead work',
+    sql: `
+      ALTER TABLE jobs ADD COLUMN locked_by TEXT;
+      CREATE INDEX jobs_locked_by ON jobs (locked_by);
+      CREATE TABLE incarnations (
+        id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,                   -- host name, boot id and pid namespace
+        pid INTEGER NOT NULL,
+        started_at TEXT NOT NULL
+      );
+      CREATE INDEX incarnations_host ON incarnations (host);
+    `,
+  },
 ];

@@ -9,8 +9,10 @@ import { DiskExportFiles } from './export-files.js';
 import { SqliteExportRepository } from './export-repository.js';
 import { haversineKm } from './filter-sql.js';
 import { SqliteJobQueue } from './job-queue.js';
+import { LeaseOwner, SqliteIncarnationRepository } from './incarnation-repository.js';
 import { SqliteOutboxRepository } from './outbox-repository.js';
 import { SqliteRateWindows } from './rate-windows.js';
+import { SqliteRetentionRepository } from './retention-repository.js';
 import { SqliteWebhookRepository } from './webhook-repository.js';
 
 export class SqliteStore implements Store {
@@ -24,6 +26,8 @@ export class SqliteStore implements Store {
   readonly jobs: SqliteJobQueue;
   readonly exportFiles: DiskExportFiles;
   readonly rateWindows: SqliteRateWindows;
+  readonly retention: SqliteRetentionRepository;
+  readonly incarnations: SqliteIncarnationRepository;
 
   constructor(readonly db: Db, opts: { exportDir?: string } = {}) {
     const exportDir = opts.exportDir ?? defaultExportDir(db.name);
@@ -34,7 +38,10 @@ export class SqliteStore implements Store {
     this.companies = new SqliteCompanyRepository(db);
     this.accounts = new SqliteAccountRepository(db);
     this.exports = new SqliteExportRepository(db);
-    this.jobs = new SqliteJobQueue(db);
+    const owner = new LeaseOwner();
+    this.jobs = new SqliteJobQueue(db, owner);
+    this.incarnations = new SqliteIncarnationRepository(db, owner);
+    this.retention = new SqliteRetentionRepository(db);
     this.webhooks = new SqliteWebhookRepository(db, this.jobs);
     this.outbox = new SqliteOutboxRepository(db);
     this.exportFiles = new DiskExportFiles(exportDir);

@@ -1,5 +1,6 @@
-// Runs the server until SIGINT or SIGTERM, then closes it gracefully: stop accepting,
-// finish in-flight requests, stop the workers (their jobs stay queued), close the database.
+// Runs the server until SIGINT or SIGTERM, then closes it gracefully: stop accepting, close
+// idle connections, let requests in flight finish (10 s at most), stop the workers (they hand
+// their claimed jobs back), close the database, exit 0. A second SIGTERM ends it at once.
 // With --processes N > 1 this process is the primary of a cluster (cluster.ts) and each forked
 // process runs the server itself, quietly: the primary speaks for all of them.
 import { startServer } from '../../../server/start.js';
@@ -24,6 +25,8 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
     return;
   }
 
+  // Listening for SIGTERM from the start: one that comes while the server starts stops it as soon as it is up.
+  const stop = waitForStop(f.interrupt);
   const progress = seedProgress(f.io, 'Creating the register');
   const server = await startServer({ ...serverOptions(opts), onSeedProgress: progress.update });
   progress.done();
@@ -31,7 +34,7 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
   f.notice(`bolag serve: listening on ${server.listenUrl} (${opts.target.label})`);
   announceDocs(opts, server.url);
   await announceKey(opts, server.url, server.apiKey);
-  await waitForStop(f.interrupt);
+  await stop;
   f.notice('bolag serve: shutting down…');
   await server.close();
 }
@@ -85,6 +88,10 @@ async function serveInWorker(opts: ServeOptions): Promise<void> {
   await server.close();
 }
 
+/**
+ * The first SIGTERM (or Ctrl-C) starts the graceful close. Its listener is then gone, so a
+ * second SIGTERM gets Node's default action: the process ends at once.
+ */
 function waitForStop(interrupt: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

@@ -1,0 +1,74 @@
+// Fairness: an endpoint that holds every delivery (up to the 10 s timeout) gets a bounded share
+// of the delivery slots, so the deliveries to another webhook are not held up behind it.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BolagEvent } from '../../src/core/events.js';
+import { newId } from '../../src/core/ids.js';
+import { call, startReceiver, startTestServer, waitFor, type Receiver, type TestServer } from './helpers.js';
+
+const EVENTS = 150;
+
+/** A receiver that answers nothing until released: the slowest endpoint there is. */
+async function startStallingReceiver() {
+  const held: http.ServerResponse[] = [];
+  let open = 0;
+  let mostOpen = 0;
+  const server = http.createServer((req, res) => {
+    open++;
+    mostOpen = Math.max(mostOpen, open);
+    res.on('close', () => open--);
+    req.resume();
+    held.push(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get received() {
+      return held.length;
+    },
+    get mostOpen() {
+      return mostOpen;
+    },
+    async close() {
+      for (const res of held) if (!res.writableEnded) res.end('ok');
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+let s: TestServer;
+let fast: Receiver;
+let slow: Awaited<ReturnType<typeof startStallingReceiver>>;
+
+beforeAll(async () => {
+  s = await startTestServer({ allowInsecureWebhooks: true, webhookRetryScheduleSeconds: [3600] });
+  fast = await startReceiver();
+  slow = await startStallingReceiver();
+});
+afterAll(async () => {
+  await slow?.close();
+  await fast?.close();
+  await s?.close();
+});
+
+describe('delivery fairness', () => {
+  it('a stalling endpoint holds a bounded share of the slots; another webhook gets every delivery meanwhile', async () => {
+    for (const url of [`${slow.url}/slow`, `${fast.url}/fast`]) {
+      expect((await call(s.url, s.apiKey, 'POST', '/webhooks', { url, events: ['company.updated'] })).status).toBe(201);
+    }
+    // Both webhooks get every event; the stalling one's jobs are as old as the fast one's.
+    for (let i = 0; i < EVENTS; i++) {
+      const event: BolagEvent = { id: newId('evt'), type: 'company.updated', created_at: new Date().toISOString(), data: { company_id: 'c1', org_nr: '556000-0001', changed_fields: ['name'] } };
+      await s.store.outbox.append(event, null, { county: '01', status: 'aktiv' });
+    }
+    // Bounded below the 10 s attempt timeout: had the stalling endpoint taken all 64 slots, no
+    // slot would free before its attempts time out, and the fast deliveries could not all arrive.
+    await waitFor(() => fast.received.length >= EVENTS, { timeoutMs: 8000, what: `${EVENTS} deliveries to the fast endpoint` });
+    expect(new Set(fast.received.map((r) => r.headers['bolag-event-id'])).size).toBe(EVENTS);
+    // The stalling endpoint was being tried all along, never with more than its share at once.
+    expect(slow.received).toBeGreaterThan(0);
+    expect(slow.mostOpen).toBeLessThanOrEqual(4); // its share: 4 attempts a process
+  });
+});

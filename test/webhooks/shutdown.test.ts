@@ -1,0 +1,47 @@
+// A graceful stop hands an attempt still in flight back (after the grace period): no failed
+// attempt is recorded for it, and the next start sends it again at once, not after the lease.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, startTestServer, waitFor, type TestServer } from './helpers.js';
+
+let s: TestServer;
+let server: http.Server;
+let url = '';
+const requests: { eventId: string; res: http.ServerResponse }[] = [];
+let answer = false;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    req.resume();
+    if (answer) res.end('ok');
+    else requests.push({ eventId: String(req.headers['bolag-event-id']), res });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  s = await startTestServer({ allowInsecureWebhooks: true, shutdownGraceMs: 300, webhookRetryScheduleSeconds: [3600] });
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await s?.close();
+});
+
+describe('graceful stop of the delivery worker', () => {
+  it('hands an attempt in flight back, uncounted; the next start delivers it at once', async () => {
+    const hook = (await call(s.url, s.apiKey, 'POST', '/webhooks', { url, events: ['company.updated'] })).body.data;
+    const eventId = (await call(s.url, s.apiKey, 'POST', `/webhooks/${hook.id}/test`)).body.data.event_id;
+    await waitFor(() => requests.length === 1, { what: 'the first attempt' });
+    // Stop while the receiver holds the attempt: after the 300 ms grace it is cut and handed back.
+    answer = true;
+    await s.restart();
+    // The delivery lease is 35 s: an attempt within 10 s of the restart is the handed-back job.
+    const list = await waitFor(async () => {
+      const d = (await call(s.url, s.apiKey, 'GET', `/webhooks/${hook.id}/deliveries`)).body.data;
+      return d.length > 0 && d;
+    }, { timeoutMs: 10_000, what: 'the delivery after the restart' });
+    expect(requests[0].eventId).toBe(eventId);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ event_id: eventId, attempt: 1, status_code: 200, error: null });
+  });
+});
