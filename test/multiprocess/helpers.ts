@@ -17,9 +17,13 @@ export interface Replica {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `bolag serve` on a free port with these flags; resolves once it listens. */
+/**
+ * Starts `bolag serve` on a free port with these flags; resolves once it listens. One process
+ * each (`--processes 1`; the default is one per core), so that a replica is the process the test
+ * holds, kills and finds as a lease holder.
+ */
 export async function startReplica(args: readonly string[], env: Record<string, string> = {}): Promise<Replica> {
-  const child = execa('node', [BIN, 'serve', '--port', '0', ...args], {
+  const child = execa('node', [BIN, 'serve', '--port', '0', '--processes', '1', ...args], {
     reject: false,
     extendEnv: false,
     env: cleanEnv({ BOLAG_HOME: env.BOLAG_HOME ?? join(ROOT, 'node_modules/.cache/bolag-mp-home'), ...env }),
