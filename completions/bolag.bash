@@ -41,7 +41,7 @@ _bolag_options() {
     'webhooks deliveries') echo '--limit --all --format --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'listen') echo '--port --host --secret --tolerance --forward-to --exec --format --register-url --events --filter --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'verify') echo '--secret --signature --body-file --tolerance --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
-    'serve') echo '--port --host --database-url --seed-count --public-url --allow-insecure-webhooks --webhook-retry-schedule --webhook-disable-after --export-part-rows --rate-limit --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
+    'serve') echo '--port --host --database-url --seed-count --public-url --allow-insecure-webhooks --webhook-retry-schedule --webhook-disable-after --export-part-rows --processes --rate-limit --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'db') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'db seed') echo '--count --seed --help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
     'db import') echo '--help --version --base-url --api-key --profile --local --db --verbose --quiet --no-color' ;;
@@ -157,6 +157,7 @@ _bolag_takes_value() {
     'serve|--webhook-retry-schedule') return 0 ;;
     'serve|--webhook-disable-after') return 0 ;;
     'serve|--export-part-rows') return 0 ;;
+    'serve|--processes') return 0 ;;
     'serve|--rate-limit') return 0 ;;
     'db seed|--count') return 0 ;;
     'db seed|--seed') return 0 ;;

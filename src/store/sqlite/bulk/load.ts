@@ -21,6 +21,8 @@ export interface LoadProgress {
 }
 
 const ROWS_THREAD = new URL('./rows-thread.js', import.meta.url);
+/** The process's flags but --input-type (`node --input-type=module -e …`), which a worker file refuses. */
+const EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
 const INDEX_THREAD = new URL('./index-thread.js', import.meta.url);
 /** Tables the index thread builds, copied in whole (the virtual tables' shadow tables). */
 const SIDE_TABLES = [
@@ -106,7 +108,7 @@ async function loadRows(db: Db, job: RowsJob): Promise<void> {
         workers[t].postMessage({ k, ids: identities.take(chunkRows(k, job.count).size) } satisfies RowsThreadTask);
       };
       for (let t = 0; t < threads; t++) {
-        const w = new Worker(ROWS_THREAD, { workerData: { seed: job.seed, dir: job.side, tableSql: job.tableSql } satisfies RowsThreadData });
+        const w = new Worker(ROWS_THREAD, { execArgv: EXEC_ARGV, workerData: { seed: job.seed, dir: job.side, tableSql: job.tableSql } satisfies RowsThreadData });
         workers.push(w);
         w.on('error', reject);
         w.on('message', (m: RowsThreadResult) => {
@@ -153,7 +155,7 @@ function copyChunk(db: Db, path: string): void {
 
 function runThread(url: URL, workerData: unknown): Promise<void> {
   return new Promise((resolveDone, reject) => {
-    const w = new Worker(url, { workerData });
+    const w = new Worker(url, { execArgv: EXEC_ARGV, workerData });
     w.once('message', () => resolveDone());
     w.once('error', reject);
     w.once('exit', (code) => (code === 0 ? resolveDone() : reject(new Error(`index thread exited with ${code}`))));
