@@ -14,7 +14,8 @@ import { type Db, dropCompanyIndexes } from '../database.js';
 import { COMPANY_INDEXES } from '../migrations.js';
 import { CountTally } from '../stats/count-tally.js';
 import type { IndexThreadData } from './index-thread.js';
-import { chunkPath, type RowsThreadData, type RowsThreadResult, type RowsThreadTask } from './rows-thread.js';
+import { chunkPath } from './chunk-files.js';
+import type { RowsThreadData, RowsThreadResult, RowsThreadTask } from './rows-thread.js';
 
 export interface LoadProgress {
   (done: number, total: number, phase: 'rows' | 'indexes'): void;

@@ -9,6 +9,7 @@ import { generateChunk } from '../../../seed/chunks.js';
 import type { Identities } from '../../../seed/identities.js';
 import { COMPANY_COLUMNS, companyToRow } from '../company-row.js';
 import { countKeys } from '../stats/count-keys.js';
+import { chunkPath } from './chunk-files.js';
 
 export interface RowsThreadData {
   seed: string;
@@ -26,11 +27,7 @@ export interface RowsThreadResult {
 
 const data = workerData as RowsThreadData;
 
-export function chunkPath(dir: string, k: number): string {
-  return `${dir}/chunk-${k}.db`;
-}
-
-parentPort?.on('message', (task: RowsThreadTask) => {
+parentPort!.on('message', (task: RowsThreadTask) => {
   if ('close' in task) {
     parentPort!.close();
     return;
