@@ -21,7 +21,7 @@ import { DATABASE_URL, dropSchema, freshSchemaUrl } from './pg.js';
 
 export const SEARCH_SEED_COUNT = 4000;
 const ROOT = new URL('../../', import.meta.url).pathname;
-const SHAPING = ['src/seed', 'src/reference', 'src/store/sqlite/migrations.ts', 'src/store/sqlite/company-row.ts', 'src/store/sqlite/company-writer.ts', 'src/store/sqlite/seeder.ts'];
+const SHAPING = ['src/seed', 'src/reference', 'src/store/sqlite/migrations.ts', 'src/store/sqlite/company-row.ts', 'src/store/sqlite/company-writer.ts', 'src/store/sqlite/seeder.ts', 'src/store/sqlite/stats', 'src/store/sqlite/bulk'];
 
 function fingerprint(): string {
   const hash = createHash('sha256');

@@ -1,9 +1,8 @@
 // Loading a fresh register on several threads. The rows: worker threads make chunks of the
-// register (src/seed/chunks.ts; the same rows on any number of threads) into side databases,
-// and this thread copies them in, in row order, as they come. The indexes: this thread builds
+// register (src/seed/chunks.ts; the same rows on any number of threads), each into a database
+// file of its own, and this thread copies them in, in row order, as they come. The indexes: this thread builds
 // the B-tree indexes while a worker builds the SNI table, the spatial and the full-text index in
 // another side database (index-thread.ts), copied in at the end. Then statistics and ANALYZE.
-import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +14,7 @@ import { type Db, dropCompanyIndexes } from '../database.js';
 import { COMPANY_INDEXES } from '../migrations.js';
 import { CountTally } from '../stats/count-tally.js';
 import type { IndexThreadData } from './index-thread.js';
+import { chunkPath } from './chunk-files.js';
 import type { RowsThreadData, RowsThreadResult, RowsThreadTask } from './rows-thread.js';
 
 export interface LoadProgress {
@@ -22,6 +22,8 @@ export interface LoadProgress {
 }
 
 const ROWS_THREAD = new URL('./rows-thread.js', import.meta.url);
+/** The process's flags but --input-type (`node --input-type=module -e …`), which a worker file refuses. */
+const EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
 const INDEX_THREAD = new URL('./index-thread.js', import.meta.url);
 /** Tables the index thread builds, copied in whole (the virtual tables' shadow tables). */
 const SIDE_TABLES = [
@@ -95,11 +97,10 @@ async function loadRows(db: Db, job: RowsJob): Promise<void> {
   const chunks = chunkCount(job.count);
   const threads = Math.max(1, Math.min(job.threads, chunks));
   const identities = new IdentityStream(job.seed);
-  const where = new Map<number, number>(); // chunk → thread that holds it
+  const done = new Set<number>(); // chunks made, not yet copied
   let next = 0;
   let copied = 0;
   const workers: Worker[] = [];
-  const copy: import('better-sqlite3').Statement[] = [];
   try {
     await new Promise<void>((resolveAll, reject) => {
       const give = (t: number) => {
@@ -108,24 +109,18 @@ async function loadRows(db: Db, job: RowsJob): Promise<void> {
         workers[t].postMessage({ k, ids: identities.take(chunkRows(k, job.count).size) } satisfies RowsThreadTask);
       };
       for (let t = 0; t < threads; t++) {
-        const path = join(job.side, `rows-${t}.db`);
-        // Made here, so that it can be attached before the thread has started.
-        const made = new Database(path);
-        made.pragma('journal_mode = WAL');
-        made.exec(job.tableSql);
-        made.close();
-        const w = new Worker(ROWS_THREAD, { workerData: { seed: job.seed, path, tableSql: job.tableSql } satisfies RowsThreadData });
+        const w = new Worker(ROWS_THREAD, { execArgv: EXEC_ARGV, workerData: { seed: job.seed, dir: job.side, tableSql: job.tableSql } satisfies RowsThreadData });
         workers.push(w);
         w.on('error', reject);
         w.on('message', (m: RowsThreadResult) => {
           try {
-            where.set(m.k, t);
+            done.add(m.k);
             for (const [key, n] of m.counts) job.counts.addKey(key, n);
             give(t);
-            while (where.has(copied)) {
+            while (done.has(copied)) {
+              copyChunk(db, chunkPath(job.side, copied));
+              done.delete(copied);
               const { first, size } = chunkRows(copied, job.count);
-              copy[where.get(copied)!].run(first, first + size);
-              where.delete(copied);
               copied++;
               job.onProgress?.(first + size - 1, job.count, 'rows');
             }
@@ -134,26 +129,34 @@ async function loadRows(db: Db, job: RowsJob): Promise<void> {
             reject(e);
           }
         });
-        db.exec(`ATTACH '${path.replaceAll("'", "''")}' AS rows_${t}`);
-        copy.push(db.prepare(`INSERT INTO main.companies SELECT * FROM rows_${t}.companies WHERE rowid >= ? AND rowid < ?`));
         // Two chunks each, so that none waits while this thread copies.
         give(t);
         give(t);
       }
     });
   } finally {
-    await Promise.all(workers.map((w) => new Promise<void>((done) => {
-      w.once('exit', () => done());
+    await Promise.all(workers.map((w) => new Promise<void>((exited) => {
+      w.once('exit', () => exited());
       w.postMessage({ close: true } satisfies RowsThreadTask);
       setTimeout(() => void w.terminate(), 5000).unref();
     })));
-    for (let t = 0; t < workers.length; t++) db.exec(`DETACH rows_${t}`);
   }
+}
+
+/** Appends a chunk's rows: the whole table, so SQLite copies the records as they are. */
+function copyChunk(db: Db, path: string): void {
+  db.exec(`ATTACH '${path.replaceAll("'", "''")}' AS chunk`);
+  try {
+    db.exec('INSERT INTO main.companies SELECT * FROM chunk.companies');
+  } finally {
+    db.exec('DETACH chunk');
+  }
+  rmSync(path, { force: true });
 }
 
 function runThread(url: URL, workerData: unknown): Promise<void> {
   return new Promise((resolveDone, reject) => {
-    const w = new Worker(url, { workerData });
+    const w = new Worker(url, { execArgv: EXEC_ARGV, workerData });
     w.once('message', () => resolveDone());
     w.once('error', reject);
     w.once('exit', (code) => (code === 0 ? resolveDone() : reject(new Error(`index thread exited with ${code}`))));

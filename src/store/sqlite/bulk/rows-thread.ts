@@ -1,6 +1,7 @@
 // A worker thread of the bulk loader (load.ts): makes the chunks of the register it is given
-// (src/seed/chunks.ts) and writes their rows into its own side database, which the main thread
-// copies from. Also tallies the statistics of its rows (stats/count-keys.ts).
+// (src/seed/chunks.ts), each into a database file of its own that the main thread copies whole
+// (a table copied whole is copied record by record, undecoded). Also tallies the statistics of
+// its rows (stats/count-keys.ts).
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { rowFromCompanyId } from '../../../core/company-id.js';
@@ -8,11 +9,13 @@ import { generateChunk } from '../../../seed/chunks.js';
 import type { Identities } from '../../../seed/identities.js';
 import { COMPANY_COLUMNS, companyToRow } from '../company-row.js';
 import { countKeys } from '../stats/count-keys.js';
+import { chunkPath } from './chunk-files.js';
 
 export interface RowsThreadData {
   seed: string;
-  path: string;
-  /** CREATE TABLE companies …, as the register has it (the main thread made the table). */
+  /** Where chunk k goes: `${dir}/chunk-${k}.db`. */
+  dir: string;
+  /** CREATE TABLE companies …, as the register has it. */
   tableSql: string;
 }
 export type RowsThreadTask = { k: number; ids: Identities } | { close: true };
@@ -23,16 +26,17 @@ export interface RowsThreadResult {
 }
 
 const data = workerData as RowsThreadData;
-const db = new Database(data.path);
-db.pragma('synchronous = OFF');
-const insert = db.prepare(`INSERT INTO companies (${COMPANY_COLUMNS.join(', ')}) VALUES (${COMPANY_COLUMNS.map(() => '?').join(', ')})`);
 
 parentPort!.on('message', (task: RowsThreadTask) => {
   if ('close' in task) {
-    db.close();
     parentPort!.close();
     return;
   }
+  const db = new Database(chunkPath(data.dir, task.k));
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.exec(data.tableSql);
+  const insert = db.prepare(`INSERT INTO companies (${COMPANY_COLUMNS.join(', ')}) VALUES (${COMPANY_COLUMNS.map(() => '?').join(', ')})`);
   const companies = generateChunk(data.seed, task.k, task.ids);
   const counts = new Map<string, number>();
   db.transaction(() => {
@@ -45,5 +49,6 @@ parentPort!.on('message', (task: RowsThreadTask) => {
       }
     }
   })();
+  db.close();
   parentPort!.postMessage({ k: task.k, counts: [...counts] } satisfies RowsThreadResult);
 });

@@ -23,12 +23,23 @@ export interface StatKey {
 
 const TTL_MS = 10_000;
 type Counts = Map<string, Map<string, number>>; // dim → value → rows (over the statuses asked)
-const cache = new WeakMap<Db, { at: number; byStatus: Map<string, Counts> }>();
+const cache = new WeakMap<Db, { at: number; version: string; byStatus: Map<string, Counts> }>();
+
+/** Changes when any connection has committed since (data_version: others; total_changes: this one). */
+function version(db: Db): string {
+  return String(pluckOne(db, 'SELECT (SELECT data_version FROM pragma_data_version) || \':\' || total_changes()', []));
+}
 
 function countsFor(db: Db, status: readonly string[] | null): Counts | null {
   let c = cache.get(db);
   const now = Date.now();
-  if (!c || now - c.at > TTL_MS) cache.set(db, (c = { at: now, byStatus: new Map() }));
+  if (!c || now - c.at > TTL_MS) {
+    // Past the time to live, read again only if something was written meanwhile: a reload
+    // costs milliseconds, which a search should pay rarely.
+    const v = version(db);
+    if (!c || c.version !== v) cache.set(db, (c = { at: now, version: v, byStatus: new Map() }));
+    else c.at = now;
+  }
   const key = status ? [...status].sort().join(',') : '*';
   let counts = c.byStatus.get(key);
   if (!counts) {
