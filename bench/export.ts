@@ -11,7 +11,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedRegister } from '../src/seed/seed-register.js';
+import { seedRegister } from '../src/app/seed-register.js';
 import { issueKey } from '../src/server/api-keys.js';
 import { startServer } from '../src/server/start.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';

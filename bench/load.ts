@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedRegister } from '../src/seed/seed-register.js';
+import { seedRegister } from '../src/app/seed-register.js';
 import { issueKey } from '../src/server/api-keys.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 

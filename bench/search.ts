@@ -20,7 +20,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../src/core/search-params.js';
-import { seedRegister } from '../src/seed/seed-register.js';
+import { seedRegister } from '../src/app/seed-register.js';
 import { issueKey } from '../src/server/api-keys.js';
 import { startServer } from '../src/server/start.js';
 import { openStore } from '../src/store/open-store.js';

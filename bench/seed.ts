@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SEED_COUNT, seedRegister } from '../src/seed/seed-register.js';
+import { DEFAULT_SEED_COUNT, seedRegister } from '../src/app/seed-register.js';
 import type { Store } from '../src/store/store.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { benchDatabaseUrl } from './lib/pg-url.js';

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startServer } from '../server/start.js';
 import { bolagHome, registerDbPath } from './paths.js';
-import { DEFAULT_SEED_COUNT } from '../seed/seed-register.js';
+import { DEFAULT_SEED_COUNT } from '../app/seed-register.js';
 import { issueKey } from '../server/api-keys.js';
 import { openStore } from '../store/open-store.js';
 import type { StoreLocation } from '../store/store.js';

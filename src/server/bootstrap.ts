@@ -1,7 +1,7 @@
 // First start on an empty database: create the register and a local account with a key
 // that can do everything, so a newcomer has something to search at once.
 import { SCOPES } from '../core/values.js';
-import { seedRegister } from '../seed/seed-register.js';
+import { seedRegister } from '../app/seed-register.js';
 import type { Store } from '../store/store.js';
 import { issueKey } from './api-keys.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Company } from '../../src/core/company.js';
 import type { Plan, Scope } from '../../src/core/values.js';
-import { seedRegister } from '../../src/seed/seed-register.js';
+import { seedRegister } from '../../src/app/seed-register.js';
 import { issueKey } from '../../src/server/api-keys.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
 import { readColumns } from '../../src/store/postgres/company-row.js';

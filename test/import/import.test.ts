@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importFile } from '../../src/import/import-file.js';
-import { seedRegister } from '../../src/seed/seed-register.js';
+import { seedRegister } from '../../src/app/seed-register.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Company } from '../../src/core/company.js';
 import { withCheckDigit } from '../../src/core/orgnr.js';

@@ -9,7 +9,7 @@ import type { Company } from '../../src/core/company.js';
 import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
 import { withCheckDigit } from '../../src/core/orgnr.js';
 import { planRecord } from '../../src/import/plan-record.js';
-import { seedRegister } from '../../src/seed/seed-register.js';
+import { seedRegister } from '../../src/app/seed-register.js';
 import type { PgStore } from '../../src/store/postgres/pg-store.js';
 import { DATABASE_URL, openFreshPgStore, PG_SKIP_REASON } from '../helpers/pg.js';
 import type { Params } from './reference.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverValues, issueShapes, type Params } from '../../bench/issue-shapes.js';
 import type { Company } from '../../src/core/company.js';
 import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
-import { seedRegister } from '../../src/seed/seed-register.js';
+import { seedRegister } from '../../src/app/seed-register.js';
 import { type CompanyRow, companySelectList, rowToCompany } from '../../src/store/sqlite/company-row.js';
 import { countCompanies, planSearch, searchCompanies } from '../../src/store/sqlite/company-search.js';
 import { tune, TUNING } from '../../src/store/sqlite/search/tuning.js';

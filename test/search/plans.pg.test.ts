@@ -6,7 +6,7 @@
 // way by the other, and a count out of time is estimated and says so.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
-import { seedRegister } from '../../src/seed/seed-register.js';
+import { seedRegister } from '../../src/app/seed-register.js';
 import type { PgStore } from '../../src/store/postgres/pg-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { KeysetPosition } from '../../src/store/store.js';

@@ -2,7 +2,7 @@
 // (store.sqlite.test.ts, store.pg.test.ts). Claims, leases, files and rate windows: work-contract.ts.
 import { describe, expect, it } from 'vitest';
 import { withCheckDigit } from '../../src/core/orgnr.js';
-import { seedRegister } from '../../src/seed/seed-register.js';
+import { seedRegister } from '../../src/app/seed-register.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoredExport } from '../../src/store/exports.js';
 import type { StoredWebhook } from '../../src/store/webhooks.js';

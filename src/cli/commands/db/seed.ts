@@ -1,4 +1,4 @@
-import { seedRegister } from '../../../seed/seed-register.js';
+import { seedRegister } from '../../../app/seed-register.js';
 import type { DbSeedOptions } from './options.js';
 import { openDbStore } from './open.js';
 import { seedProgress } from './seed-progress.js';

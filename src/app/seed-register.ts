@@ -1,6 +1,6 @@
 // `bolag db seed` and first start: a fresh deterministic register in the store.
 import type { Store } from '../store/store.js';
-import { generateBatches } from './generate-batches.js';
+import { generateBatches } from '../seed/generate-batches.js';
 
 export const DEFAULT_SEED_COUNT = 1_200_000;
 export const DEFAULT_SEED = 'bolag';
