@@ -33,7 +33,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function serve(): Promise<{ url: string; port: number; exited: Promise<{ exitCode?: number; signal?: string; stderr: string }> }> {
   let stderr = '';
-  child = execa('node', [join(ROOT, 'bin/bolag.js'), 'serve', '--port', '0', '--db', join(dir, 'register.db')], {
+  // One process (the default is one per core): what is proved here is how a server process stops.
+  child = execa('node', [join(ROOT, 'bin/bolag.js'), 'serve', '--port', '0', '--processes', '1', '--db', join(dir, 'register.db')], {
     reject: false,
     buffer: false,
     extendEnv: false,
