@@ -415,7 +415,7 @@ function printTable(results: Result[], a: Args): void {
 }
 
 function printProcesses(runs: ProcessesRun[]): void {
-  console.log('\n`bolag serve --processes N`, autocannon at 4 connections, the i-* searches mixed:');
+  console.log('\n`bolag serve --processes N`, autocannon at 4 connections, the issue-13 searches (i-*, issue-13*) mixed:');
   console.log('| processes | req/s | p50 / p99 ms | errors |\n|---|---|---|---|');
   for (const r of runs) console.log(`| ${r.processes} | ${Math.round(r.rps)} | ${fmt(r.p50)} / ${fmt(r.p99)} | ${r.errors} |`);
   const one = runs.find((r) => r.processes === 1);
