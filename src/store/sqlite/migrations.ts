@@ -264,10 +264,9 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   },
   {
     version: 10,
-    name: 'indexes for the retention sweeper and for recording a delivery once',
+    name: 'indexes for the retention sweeper',
     sql: `
       CREATE INDEX IF NOT EXISTS deliveries_created ON deliveries (created_at);
-      CREATE INDEX IF NOT EXISTS deliveries_event ON deliveries (webhook_id, event_id);
       CREATE INDEX IF NOT EXISTS exports_expires ON exports (expires_at);
       CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys (created_at);
     `,
