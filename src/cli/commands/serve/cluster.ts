@@ -75,13 +75,7 @@ export async function servePrimary(opts: ServeOptions): Promise<{ apiKey?: strin
     });
   };
 
-  // The first signal stops every process gracefully; a second ends them and this one at once.
-  let signals = 0;
-  const onSignal = () => {
-    if (++signals === 1) return stopAll();
-    for (const w of workers.values()) w.process.kill('SIGKILL');
-    process.exit(143);
-  };
+  const onSignal = () => stopAll();
   // `on`, not `once`: a library's exit hook (signal-exit, under conf) re-raises the signal when
   // it finds itself the only listener left, which would end this process before its workers.
   process.on('SIGTERM', onSignal);
