@@ -5,8 +5,29 @@ import type { EventType } from '../core/values.js';
 /** One record of an import file: the export's shape (`id` optional for new companies), with its line. */
 export interface ImportRecord {
   line: number;
+  /** `org_nr` is the key (any spelling normalizeOrgNr accepts); the rest is the planner's. */
   data: Record<string, unknown>;
 }
+
+/**
+ * What the register keeps about a company beyond its API record, for the open-data imports:
+ * the business description (searchable through q), which sources list it, and each source's
+ * view of its standing, from which `status` is derived.
+ */
+export interface CompanyInternals {
+  description: string;
+  /** Bits of the sources that list it: SOURCE_BITS. */
+  sources: number;
+  bolagsverket_standing: string | null;
+  scb_activity: string | null;
+}
+
+export const SOURCE_BITS = { bolagsverket: 1, scb: 2 } as const;
+
+export const NO_INTERNALS: CompanyInternals = Object.freeze({ description: '', sources: 0, bolagsverket_standing: null, scb_activity: null });
+
+/** A company as the store keeps it. A planner that leaves `internal` out keeps what is stored. */
+export type StoredCompany = Company & { internal?: CompanyInternals };
 
 export interface PlannedEvent {
   event: BolagEvent;
@@ -14,21 +35,45 @@ export interface PlannedEvent {
   subject: Record<string, string | string[]>;
 }
 
+export interface PlannedWrite {
+  company: StoredCompany;
+  events: PlannedEvent[];
+}
+
 /**
  * Decides, inside the store's transaction, what a record does to the register: the merged
- * company and the events its differences imply, or null when nothing changes. Throws (with
- * the line number) to abort the whole import.
+ * company and the events its differences imply (none: written without events), or null when
+ * nothing changes. Throws (with the line number) to abort the import.
  */
-export type ImportPlanner = (
-  record: ImportRecord,
-  existing: Company | null,
-  id: string | null,
-  now: string,
-) => { company: Company; events: PlannedEvent[] } | null;
+export type ImportPlanner = (record: ImportRecord, existing: StoredCompany | null, id: string | null, now: string) => PlannedWrite | null;
+
+export interface ImportOptions {
+  /**
+   * true (default): one transaction, all or nothing. false: committed batch by batch, so a
+   * large import does not hold the write lock from a running server for minutes.
+   */
+  atomic?: boolean;
+  /** Records compared with the register per read (default 10,000). */
+  batchSize?: number;
+  /** After each batch, with the records read so far. */
+  onBatch?: (records: number) => void;
+  /**
+   * Companies listed by this source (a SOURCE_BITS bit) before that the file no longer holds:
+   * after the last batch, each is planned with `plan` (e.g. marked as gone), never deleted.
+   */
+  vanished?: { sourceBit: number; plan: (existing: StoredCompany, now: string) => PlannedWrite | null };
+  /**
+   * Into an empty register, load without events and build the indexes once at the end: a
+   * first load of a whole source is not a change anyone subscribed to.
+   */
+  quietFirstLoad?: boolean;
+}
 
 export interface ImportResult {
   created: number;
   updated: number;
   unchanged: number;
+  /** Companies the source no longer lists, marked by `vanished.plan`. */
+  vanished?: number;
   events: Partial<Record<EventType, number>>;
 }

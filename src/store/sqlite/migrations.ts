@@ -217,4 +217,18 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         SELECT rowid, name, '', org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7) FROM companies;
     `,
   },
+  {
+    // The open-data imports (Bolagsverket, SCB): the business description, searchable through q
+    // in the full-text index's industry column (empty until now, so nothing to re-index), which
+    // sources list the organisation (bits: 1 Bolagsverket, 2 SCB), and each source's own view
+    // of its standing, from which `status` is derived (src/import/open-data/derive-status.ts).
+    version: 8,
+    name: 'open-data sources: business description, source bits and standings',
+    sql: `
+      ALTER TABLE companies ADD COLUMN description TEXT NOT NULL DEFAULT '';
+      ALTER TABLE companies ADD COLUMN sources INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE companies ADD COLUMN bolagsverket_standing TEXT;
+      ALTER TABLE companies ADD COLUMN scb_activity TEXT;
+    `,
+  },
 ];

@@ -1,0 +1,169 @@
+// The import engine over SQLite: records are read in batches; each batch is compared with what
+// is stored in one indexed read by org_nr, and only what changed is written, with its events
+// (the outbox) in the same transaction. Either one transaction for the whole import (all or
+// nothing) or one per batch, so that a running server's writes interleave.
+import type { Company } from '../../core/company.js';
+import { companyIdFromRow } from '../../core/company-id.js';
+import { normalizeOrgNr } from '../../core/orgnr.js';
+import {
+  type CompanyInternals,
+  type ImportOptions,
+  type ImportPlanner,
+  type ImportRecord,
+  type ImportResult,
+  NO_INTERNALS,
+  type PlannedWrite,
+  type StoredCompany,
+} from '../import-types.js';
+import { type CompanyRow, companySelectList, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
+import { buildIndexesInBulk, CompanyWriter } from './company-writer.js';
+import { type Db, dropCompanyIndexes, ensureCompanyIndexes } from './database.js';
+import { RowidSet } from './rowid-set.js';
+
+type StoredRow = CompanyRow & CompanyInternals;
+const SELECT = `SELECT ${companySelectList('c', true)}, ${INTERNAL_COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
+
+export async function importCompanies(
+  db: Db,
+  records: Iterable<ImportRecord> | AsyncIterable<ImportRecord>,
+  plan: ImportPlanner,
+  opts: ImportOptions = {},
+): Promise<ImportResult> {
+  const batchSize = opts.batchSize ?? 10_000;
+  const atomic = opts.atomic ?? true;
+  const readBatch = db.prepare(`${SELECT} WHERE c.org_nr IN (SELECT value FROM json_each(?))`);
+  const appendEvent = db.prepare('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (NULL, ?, ?, ?)');
+  const writer = new CompanyWriter(db);
+  const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
+  const seen = new RowidSet();
+  const now = new Date().toISOString();
+  let nextRow = (db.prepare('SELECT coalesce(max(rowid), 0) FROM companies').pluck().get() as number) + 1;
+  const firstLoad = (opts.quietFirstLoad ?? false) && nextRow === 1 && !atomic;
+  if (firstLoad) {
+    dropCompanyIndexes(db);
+    // The org nr stays indexed: each batch still looks its keys up (a file may repeat one).
+    db.exec('CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)');
+  }
+
+  const write = (planned: PlannedWrite, existing: StoredRow | undefined): number => {
+    const internal = planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS);
+    let rowid: number;
+    if (existing) {
+      rowid = existing.rowid;
+      writer.replace(planned.company, rowid, internal, !firstLoad);
+      result.updated++;
+    } else {
+      rowid = nextRow++;
+      writer.insert(planned.company, rowid, internal, !firstLoad);
+      result.created++;
+    }
+    if (!firstLoad) {
+      for (const e of planned.events) {
+        appendEvent.run(JSON.stringify(e.event), JSON.stringify(e.subject), now);
+        result.events[e.event.type as keyof ImportResult['events']] = (result.events[e.event.type as keyof ImportResult['events']] ?? 0) + 1;
+      }
+    }
+    return rowid;
+  };
+
+  const applyBatch = (batch: ImportRecord[]): void => {
+    const keys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
+    const stored = new Map<string, StoredRow>();
+    for (const row of readBatch.all(JSON.stringify(keys.filter((k) => k !== null))) as StoredRow[]) stored.set(row.org_nr, row);
+    // A key repeated inside the batch sees what the earlier record made of it.
+    const planned = new Map<string, StoredCompany>();
+    batch.forEach((record, i) => {
+      const key = keys[i];
+      const row = key === null ? undefined : stored.get(key);
+      const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
+      const result1 = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now);
+      if (row) seen.add(row.rowid);
+      if (!result1) {
+        result.unchanged++;
+        return;
+      }
+      const rowid = write(result1, row);
+      seen.add(rowid);
+      if (key !== null) {
+        planned.set(key, { ...result1.company, internal: result1.company.internal ?? (row ? internalsOf(row) : NO_INTERNALS) });
+        if (!row) stored.set(key, { rowid, org_nr: key, ...NO_INTERNALS } as StoredRow);
+      }
+    });
+  };
+
+  const batches = inBatches(records, batchSize);
+  let read = 0;
+  if (atomic) db.exec('BEGIN IMMEDIATE');
+  try {
+    for await (const batch of batches) {
+      if (atomic) applyBatch(batch);
+      else db.transaction(applyBatch)(batch);
+      read += batch.length;
+      opts.onBatch?.(read);
+    }
+    if (opts.vanished) {
+      const { sourceBit, plan: planVanished } = opts.vanished;
+      result.vanished = 0;
+      const candidates = db.prepare('SELECT rowid FROM companies WHERE rowid > ? AND (sources & ?) != 0 ORDER BY rowid LIMIT 10000').pluck();
+      const byRowid = db.prepare(`${SELECT} WHERE c.rowid = ?`);
+      let after = 0;
+      for (;;) {
+        const ids = candidates.all(after, sourceBit) as number[];
+        if (ids.length === 0) break;
+        after = ids[ids.length - 1];
+        const markGone = () => {
+          for (const id of ids) {
+            if (seen.has(id)) continue;
+            const row = byRowid.get(id) as StoredRow;
+            const planned = planVanished(toStored(row), now);
+            if (!planned) continue;
+            write(planned, row);
+            result.updated--;
+            result.vanished = (result.vanished ?? 0) + 1;
+          }
+        };
+        if (atomic) markGone();
+        else db.transaction(markGone)();
+      }
+    }
+    if (atomic) db.exec('COMMIT');
+  } catch (e) {
+    if (atomic && db.inTransaction) db.exec('ROLLBACK');
+    throw e;
+  } finally {
+    if (firstLoad) {
+      db.transaction(() => buildIndexesInBulk(db))();
+      ensureCompanyIndexes(db);
+      db.pragma('analysis_limit = 2000');
+      db.exec('ANALYZE');
+    }
+  }
+  return result;
+}
+
+function toStored(row: StoredRow): StoredCompany {
+  const company: StoredCompany = rowToCompany(row, { expand: true }) as Company;
+  company.internal = internalsOf(row);
+  return company;
+}
+
+function internalsOf(row: CompanyInternals): CompanyInternals {
+  return {
+    description: row.description ?? '',
+    sources: row.sources ?? 0,
+    bolagsverket_standing: row.bolagsverket_standing ?? null,
+    scb_activity: row.scb_activity ?? null,
+  };
+}
+
+async function* inBatches(records: Iterable<ImportRecord> | AsyncIterable<ImportRecord>, size: number): AsyncGenerator<ImportRecord[]> {
+  let batch: ImportRecord[] = [];
+  for await (const r of records) {
+    batch.push(r);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
