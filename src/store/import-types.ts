@@ -61,12 +61,18 @@ export interface ImportOptions {
    * Companies listed by this source (a SOURCE_BITS bit) before that the file no longer holds:
    * after the last batch, each is planned with `plan` (e.g. marked as gone), never deleted.
    */
-  vanished?: { sourceBit: number; plan: (existing: StoredCompany, now: string) => PlannedWrite | null };
+  vanished?: {
+    sourceBit: number;
+    plan: (existing: StoredCompany, now: string) => PlannedWrite | null;
+    /** Asked after the last batch: false skips the step (say, a file that was mostly unreadable). */
+    enabled?: () => boolean;
+  };
   /**
-   * Into an empty register, load without events and build the indexes once at the end: a
-   * first load of a whole source is not a change anyone subscribed to.
+   * The first import of a source (no company lists this SOURCE_BITS bit yet) records no events:
+   * building the register from a source is not a change anyone subscribed to. Into an empty
+   * register it also loads in bulk, the secondary indexes built once at the end.
    */
-  quietFirstLoad?: boolean;
+  firstLoadOf?: number;
 }
 
 export interface ImportResult {

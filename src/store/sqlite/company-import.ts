@@ -38,7 +38,8 @@ export async function importCompanies(
   const seen = new RowidSet();
   const now = new Date().toISOString();
   let nextRow = (db.prepare('SELECT coalesce(max(rowid), 0) FROM companies').pluck().get() as number) + 1;
-  const firstLoad = (opts.quietFirstLoad ?? false) && nextRow === 1 && !atomic;
+  const quiet = opts.firstLoadOf !== undefined && db.prepare('SELECT 1 FROM companies WHERE (sources & ?) != 0 LIMIT 1').get(opts.firstLoadOf) === undefined;
+  const firstLoad = quiet && nextRow === 1 && !atomic;
   if (firstLoad) {
     dropCompanyIndexes(db);
     // The org nr stays indexed: each batch still looks its keys up (a file may repeat one).
@@ -57,7 +58,7 @@ export async function importCompanies(
       writer.insert(planned.company, rowid, internal, !firstLoad);
       result.created++;
     }
-    if (!firstLoad) {
+    if (!quiet) {
       for (const e of planned.events) {
         appendEvent.run(JSON.stringify(e.event), JSON.stringify(e.subject), now);
         result.events[e.event.type as keyof ImportResult['events']] = (result.events[e.event.type as keyof ImportResult['events']] ?? 0) + 1;
@@ -101,7 +102,7 @@ export async function importCompanies(
       read += batch.length;
       opts.onBatch?.(read);
     }
-    if (opts.vanished) {
+    if (opts.vanished && (opts.vanished.enabled?.() ?? true)) {
       const { sourceBit, plan: planVanished } = opts.vanished;
       result.vanished = 0;
       const candidates = db.prepare('SELECT rowid FROM companies WHERE rowid > ? AND (sources & ?) != 0 ORDER BY rowid LIMIT 10000').pluck();

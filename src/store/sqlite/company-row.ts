@@ -102,7 +102,7 @@ export function rowToCompany(r: CompanyRow, opts: { expand?: boolean } = {}): Co
     name: r.name,
     legal_form: r.legal_form as Company['legal_form'],
     status: r.status as Company['status'],
-    address: { street: r.street, postal_code: `${r.postal_code.slice(0, 3)} ${r.postal_code.slice(3)}`, city: r.city },
+    address: { street: r.street, postal_code: r.postal_code ? `${r.postal_code.slice(0, 3)} ${r.postal_code.slice(3)}` : '', city: r.city },
     municipality: municipalityName(r.municipality_code),
     municipality_code: r.municipality_code,
     county: countyName(r.county_code),
