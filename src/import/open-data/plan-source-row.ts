@@ -39,7 +39,10 @@ function applyRow(before: StoredCompany, row: SourceRow): StoredCompany {
   const internal = { ...before.internal! };
   const after: StoredCompany = { ...before, internal };
   const knownToBolagsverket = (internal.sources & SOURCE_BITS.bolagsverket) !== 0;
-  if (row.address) {
+  // Both files carry a postal address; SCB's wins where SCB lists the company, so that the two
+  // weekly imports do not undo each other's address every week.
+  const addressOwner = row.source === 'scb' || (internal.sources & SOURCE_BITS.scb) === 0;
+  if (row.address && addressOwner) {
     const place = placeOf(row.address);
     // A known position inside the same municipality is better than its centre: kept.
     if (place.municipality_code === before.municipality_code && before.location !== null) place.location = before.location;
