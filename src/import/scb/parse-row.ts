@@ -52,7 +52,7 @@ export function parseScbRow(line: number, text: string, cols: ScbColumns): ScbRo
     legalForm: mapScbLegalForm(get('JurForm'), orgNr, isPerson),
     registrationDate: /^\d{8}$/.test(reg) ? `${reg.slice(0, 4)}-${reg.slice(4, 6)}-${reg.slice(6)}` : null,
     activity,
-    sniCodes: (['Ng1', 'Ng2', 'Ng3', 'Ng4', 'Ng5'] as const).map(get).filter((c) => /^\d{5}$/.test(c) && c !== '00000'),
+    sniCodes: [...new Set((['Ng1', 'Ng2', 'Ng3', 'Ng4', 'Ng5'] as const).map(get).filter((c) => /^\d{5}$/.test(c) && c !== '00000'))],
     advertisingBlocked: get('Reklamsparrtyp') === '2',
     address: postalAddress(co ? `c/o ${co}, ${street}` : street, get('PostNr'), get('PostOrt')),
   };

@@ -31,11 +31,10 @@ export async function openTextSource(path: string, encoding: TextEncoding): Prom
     stream = createReadStream(path, { highWaterMark: 1 << 20 });
     totalBytes = statSync(path).size;
   }
-  let read = 0;
-  stream.on('data', (chunk: Buffer) => {
-    read += chunk.length;
-  });
-  return { totalBytes, bytesRead: () => read, lines: splitLines(stream, encoding) };
+  // Counted as the lines are consumed: a 'data' listener would set the stream flowing and
+  // buffer the whole file ahead of the importer.
+  const counter = { bytes: 0 };
+  return { totalBytes, bytesRead: () => counter.bytes, lines: splitLines(stream, encoding, counter) };
 }
 
 async function isZip(path: string): Promise<boolean> {
@@ -52,13 +51,14 @@ async function isZip(path: string): Promise<boolean> {
 }
 
 /** Lines without their CR; a final line without a newline counts too. */
-async function* splitLines(stream: Readable, encoding: TextEncoding): AsyncGenerator<TextLine> {
+async function* splitLines(stream: Readable, encoding: TextEncoding, counter: { bytes: number }): AsyncGenerator<TextLine> {
   // The WHATWG decoder reads windows-1252 (a superset of Latin-1 for printable text), and in
   // streaming mode keeps a multi-byte UTF-8 character that a chunk boundary cuts in two.
   const decoder = new TextDecoder(encoding, { fatal: false, ignoreBOM: false });
   let pending = '';
   let line = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
+    counter.bytes += chunk.length;
     pending += decoder.decode(chunk, { stream: true });
     let start = 0;
     for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
