@@ -1,14 +1,18 @@
-// `npm run bench -- import-bulk [--bolagsverket-rows N] [--scb-rows N] [--dir DIR] [--only bolagsverket|scb]`
+// `npm run bench -- import-bulk [--bolagsverket-rows N] [--scb-rows N] [--dir DIR]`
 // Generates a Bolagsverket-format file (3,000,000 rows) and an SCB-format file (1,800,000 rows)
 // for two weeks, then imports week 1 into an empty register and week 2 on top, each with the
-// real binary (`bolag db import --source …`): rows/s and the importer's peak memory (RSS).
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+// real binary (`bolag db import --source …`): rows/s and the importer's peak memory (RSS). Then
+// our own JSONL format (unchanged and 5 % changed), and week 2 again while a server on the same
+// database delivers the events to a webhook.
+import { execFile, execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateBolagsverket } from './import-bulk/generate-bolagsverket.js';
+import { startDeliveringServer } from './import-bulk/delivering-server.js';
 import { generateScb } from './import-bulk/generate-scb.js';
+import { writeOursJsonl } from './import-bulk/ours-jsonl.js';
 
 const BIN = fileURLToPath(new URL('../../bin/bolag.js', import.meta.url));
 
@@ -16,16 +20,14 @@ interface Args {
   bolagsverketRows: number;
   scbRows: number;
   dir: string;
-  only: string | null;
 }
 
 function parseArgs(args: string[]): Args {
-  const out: Args = { bolagsverketRows: 3_000_000, scbRows: 1_800_000, dir: '/tmp/bolag-bench/open-data', only: null };
+  const out: Args = { bolagsverketRows: 3_000_000, scbRows: 1_800_000, dir: '/tmp/bolag-bench/open-data' };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--bolagsverket-rows') out.bolagsverketRows = Number(args[++i]);
     else if (args[i] === '--scb-rows') out.scbRows = Number(args[++i]);
     else if (args[i] === '--dir') out.dir = args[++i];
-    else if (args[i] === '--only') out.only = args[++i];
     else throw new Error(`unknown argument ${args[i]}`);
   }
   return out;
@@ -42,6 +44,8 @@ function file(dir: string, source: string, rows: number, week: number, generate:
   return path;
 }
 
+const TIMED = `/usr/bin/time -f 'PEAK_KB %M' "$0" "$1" --db "$2" db import --source "$3" "$4" 2>&1`;
+
 interface Measured {
   label: string;
   rows: number;
@@ -56,32 +60,69 @@ export async function run(args: string[] = []): Promise<void> {
   const bv = [1, 2].map((w) => file(a.dir, 'bolagsverket', a.bolagsverketRows, w, (p) => generateBolagsverket(p, a.bolagsverketRows, w)));
   const scb = [1, 2].map((w) => file(a.dir, 'scb', a.scbRows, w, (p) => generateScb(p, a.scbRows, a.bolagsverketRows, w)));
   const db = join(a.dir, 'register.db');
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
-
-  const steps: [string, string, string][] = [
-    ['bolagsverket', bv[0], 'Bolagsverket week 1 into an empty register'],
-    ['scb', scb[0], 'SCB week 1 onto it'],
-    ['bolagsverket', bv[1], 'Bolagsverket week 2 (update)'],
-    ['scb', scb[1], 'SCB week 2 (update)'],
-  ].filter(([source]) => !a.only || source === a.only) as [string, string, string][];
-  const results: Measured[] = [];
-  for (const [source, path, label] of steps) {
-    const m = measure(db, source, path, label);
-    results.push(m);
+  const served = join(a.dir, 'register-served.db');
+  for (const f of [db, served]) for (const suffix of ['', '-wal', '-shm']) rmSync(`${f}${suffix}`, { force: true });
+  const report = (m: Measured) =>
     console.log(
-      `${label}: ${m.rows.toLocaleString('en')} rows in ${m.seconds.toFixed(1)} s = ${Math.round(m.rows / m.seconds).toLocaleString('en')} rows/s, ` +
+      `${m.label}: ${m.rows.toLocaleString('en')} rows in ${m.seconds.toFixed(1)} s = ${Math.round(m.rows / m.seconds).toLocaleString('en')} rows/s, ` +
         `peak RSS ${m.peakMb} MB; ${JSON.stringify(m.summary)}`,
     );
+
+  console.log(`SQLite; machine load ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores at the start`);
+  report(measure(db, 'bolagsverket', bv[0], 'Bolagsverket week 1 into an empty register'));
+  report(measure(db, 'scb', scb[0], 'SCB week 1 onto it'));
+  copyFileSync(db, served);
+  report(measure(db, 'bolagsverket', bv[1], 'Bolagsverket week 2 (update)'));
+  report(measure(db, 'scb', scb[1], 'SCB week 2 (update)'));
+
+  // Our own format: full records of the first companies, unchanged, then 5 % renamed.
+  const oursRows = Math.min(200_000, a.bolagsverketRows);
+  const same = join(a.dir, 'ours-unchanged.jsonl');
+  const changed = join(a.dir, 'ours-changed.jsonl');
+  writeOursJsonl(db, same, oursRows, 0, 50);
+  writeOursJsonl(db, changed, oursRows, 0.05, 51);
+  report(measure(db, 'ours', same, `Our JSONL, ${oursRows.toLocaleString('en')} unchanged`));
+  report(measure(db, 'ours', changed, 'Our JSONL, 5 % changed'));
+
+  // Week 2 again, from the copy of week 1, while a server delivers the events to webhooks.
+  const server = await startDeliveringServer(served);
+  try {
+    for (const [source, path, label] of [
+      ['bolagsverket', bv[1], 'Bolagsverket week 2, server delivering'],
+      ['scb', scb[1], 'SCB week 2, server delivering'],
+      ['ours', changed, 'Our JSONL 5 % changed, server delivering'],
+    ] as const) {
+      const before = server.delivered();
+      const m = await measureAsync(served, source, path, label);
+      report(m);
+      console.log(`  deliveries during it: ${(server.delivered() - before).toLocaleString('en')}`);
+    }
+  } finally {
+    await server.close();
   }
-  console.log(`SQLite, machine load ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores; database ${(statSync(db).size / 1e6).toFixed(0)} MB`);
+  console.log(`machine load ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores at the end; database ${(statSync(db).size / 1e6).toFixed(0)} MB`);
 }
 
 function measure(db: string, source: string, path: string, label: string): Measured {
   const started = process.hrtime.bigint();
-  const out = execFileSync('/bin/sh', ['-c', `/usr/bin/time -f 'PEAK_KB %M' "$0" "$1" --db "$2" db import --source "$3" "$4" 2>&1`, process.execPath, BIN, db, source, path], {
+  return measured(label, started, execFileSync('/bin/sh', ['-c', TIMED, process.execPath, BIN, db, source, path], {
     encoding: 'utf8',
     maxBuffer: 64 << 20,
+  }));
+}
+
+/** The same without blocking this process's event loop (the server runs in it). */
+async function measureAsync(db: string, source: string, path: string, label: string): Promise<Measured> {
+  const started = process.hrtime.bigint();
+  const out = await new Promise<string>((resolve, reject) => {
+    execFile('/bin/sh', ['-c', TIMED, process.execPath, BIN, db, source, path], { encoding: 'utf8', maxBuffer: 64 << 20 }, (err, stdout) =>
+      err ? reject(new Error(`import failed: ${stdout}`)) : resolve(stdout),
+    );
   });
+  return measured(label, started, out);
+}
+
+function measured(label: string, started: bigint, out: string): Measured {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const lines = out.trim().split('\n');
   const summaryLine = lines.find((l) => l.startsWith('{"created"'));
