@@ -44,13 +44,14 @@ function file(dir: string, source: string, rows: number, week: number, generate:
   return path;
 }
 
-const TIMED = `/usr/bin/time -f 'PEAK_KB %M' "$0" "$1" --db "$2" db import --source "$3" "$4" 2>&1`;
+const TIMED = `/usr/bin/time -f 'PEAK_KB %M CPU_S %U %S' "$0" "$1" --db "$2" db import --source "$3" "$4" 2>&1`;
 
 interface Measured {
   label: string;
   rows: number;
   seconds: number;
   peakMb: number;
+  cpuSeconds: number;
   summary: Record<string, unknown>;
 }
 
@@ -65,7 +66,7 @@ export async function run(args: string[] = []): Promise<void> {
   const report = (m: Measured) =>
     console.log(
       `${m.label}: ${m.rows.toLocaleString('en')} rows in ${m.seconds.toFixed(1)} s = ${Math.round(m.rows / m.seconds).toLocaleString('en')} rows/s, ` +
-        `peak RSS ${m.peakMb} MB; ${JSON.stringify(m.summary)}`,
+        `${Math.round(m.rows / m.cpuSeconds).toLocaleString('en')} rows per CPU-second, peak RSS ${m.peakMb} MB; ${JSON.stringify(m.summary)}`,
     );
 
   console.log(`SQLite; machine load ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores at the start`);
@@ -128,6 +129,7 @@ function measured(label: string, started: bigint, out: string): Measured {
   const summaryLine = lines.find((l) => l.startsWith('{"created"'));
   if (!summaryLine) throw new Error(`import failed:\n${out}`);
   const peak = Number(/PEAK_KB (\d+)/.exec(out)?.[1] ?? 0);
+  const cpu = /CPU_S ([\d.]+) ([\d.]+)/.exec(out);
   const summary = JSON.parse(summaryLine) as Record<string, unknown>;
-  return { label, rows: Number(summary.rows), seconds, peakMb: Math.round(peak / 1024), summary };
+  return { label, rows: Number(summary.rows), seconds, peakMb: Math.round(peak / 1024), cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN, summary };
 }
