@@ -109,8 +109,10 @@ export async function importCompanies(
   if (atomic) db.exec('BEGIN IMMEDIATE');
   try {
     for await (const batch of batches) {
+      // IMMEDIATE: the batch reads, then writes; taking the write lock first means a server
+      // writing meanwhile makes it wait (busy_timeout) instead of failing the upgrade.
       if (atomic) applyBatch(batch);
-      else db.transaction(applyBatch)(batch);
+      else db.transaction(applyBatch).immediate(batch);
       read += batch.length;
       opts.onBatch?.(read);
     }
@@ -136,7 +138,7 @@ export async function importCompanies(
           }
         };
         if (atomic) markGone();
-        else db.transaction(markGone)();
+        else db.transaction(markGone).immediate();
       }
     }
     if (atomic) db.exec('COMMIT');
