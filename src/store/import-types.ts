@@ -45,7 +45,14 @@ export interface PlannedWrite {
  * company and the events its differences imply (none: written without events), or null when
  * nothing changes. Throws (with the line number) to abort the import.
  */
-export type ImportPlanner = (record: ImportRecord, existing: StoredCompany | null, id: string | null, now: string) => PlannedWrite | null;
+export type ImportPlanner = (
+  record: ImportRecord,
+  existing: StoredCompany | null,
+  id: string | null,
+  now: string,
+  /** True when the store records no events for this import (a first load): a planner may skip making them. */
+  quiet?: boolean,
+) => PlannedWrite | null;
 
 export interface ImportOptions {
   /**

@@ -10,13 +10,13 @@ import { blankCompany } from './new-company.js';
 import { placeOf } from './place-of.js';
 import type { SourceRow } from './source-row.js';
 
-export const planSourceRow: ImportPlanner = (record, existing, id, now) => {
+export const planSourceRow: ImportPlanner = (record, existing, id, now, quiet = false) => {
   const row = record.data.row as SourceRow | null;
   // A line that could not be read: the organisation stays as it was.
   if (row === null) return null;
   const before = existing ?? blankCompany(row, id ?? '', now);
   const after = applyRow(before, row);
-  return planned(existing, after, now);
+  return planned(existing, after, now, quiet);
 };
 
 /** A company the source listed before and no longer does: its standing becomes `saknas`. */
@@ -77,9 +77,10 @@ function applyRow(before: StoredCompany, row: SourceRow): StoredCompany {
 
 const COMPARED = ['name', 'legal_form', 'status', 'municipality_code', 'registration_date', 'advertising_blocked'] as const;
 
-function planned(existing: StoredCompany | null, after: StoredCompany, now: string): PlannedWrite | null {
+function planned(existing: StoredCompany | null, after: StoredCompany, now: string, quiet = false): PlannedWrite | null {
   if (existing && !differs(existing, after)) return null;
   after.updated_at = now;
+  if (quiet) return { company: after, events: [] };
   const { internal: _a, ...afterRecord } = after;
   if (!existing) return { company: after, events: diffEvents(null, afterRecord as Company, now) };
   const { internal: _b, ...beforeRecord } = existing;

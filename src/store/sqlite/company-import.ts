@@ -89,7 +89,7 @@ export async function importCompanies(
       const key = keys[i];
       const row = key === null ? undefined : stored.get(key);
       const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
-      const result1 = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now);
+      const result1 = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now, quiet);
       if (row) seen.add(row.rowid);
       if (!result1) {
         result.unchanged++;
