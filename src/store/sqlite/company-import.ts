@@ -33,7 +33,7 @@ export async function importCompanies(
   plan: ImportPlanner,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
-  const batchSize = opts.batchSize ?? 10_000;
+  const batchSize = opts.batchSize ?? 5_000;
   const atomic = opts.atomic ?? true;
   const readBatch = db.prepare(`${SELECT} WHERE c.org_nr IN (SELECT value FROM json_each(?))`).raw(true);
   const appendEvent = db.prepare('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (NULL, ?, ?, ?)');
@@ -48,6 +48,8 @@ export async function importCompanies(
   // touched pages would all count as the importer's memory.
   const mmapSize = db.pragma('mmap_size', { simple: true }) as number;
   db.pragma('mmap_size = 0');
+  // Index builds and large sorts spill to temporary files rather than growing in memory.
+  db.pragma('temp_store = FILE');
   if (firstLoad) {
     db.pragma('synchronous = OFF');
     dropCompanyIndexes(db);
@@ -155,6 +157,7 @@ export async function importCompanies(
       db.pragma('wal_checkpoint(TRUNCATE)');
     }
     db.pragma(`mmap_size = ${mmapSize}`);
+    db.pragma('temp_store = MEMORY');
   }
   return result;
 }
