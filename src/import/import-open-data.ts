@@ -30,6 +30,7 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
     atomic: opts.strict ?? false,
     batchSize: opts.batchSize,
     firstLoadOf: SOURCE_BITS[opts.source],
+    fingerprints: opts.source === 'bolagsverket' ? 'bolagsverket_hash' : 'scb_hash',
     vanished: {
       sourceBit: SOURCE_BITS[opts.source],
       plan: planVanished(opts.source),

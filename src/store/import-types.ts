@@ -7,6 +7,11 @@ export interface ImportRecord {
   line: number;
   /** `org_nr` is the key (any spelling normalizeOrgNr accepts); the rest is the planner's. */
   data: Record<string, unknown>;
+  /**
+   * A hash of the source's line, with ImportOptions.fingerprints: a record whose fingerprint
+   * equals the stored one is unchanged without reading or planning the company.
+   */
+  fingerprint?: number;
 }
 
 /**
@@ -20,11 +25,21 @@ export interface CompanyInternals {
   sources: number;
   bolagsverket_standing: string | null;
   scb_activity: string | null;
+  /** Fingerprints of the company's last line in each source's file (ImportRecord.fingerprint). */
+  bolagsverket_hash: number | null;
+  scb_hash: number | null;
 }
 
 export const SOURCE_BITS = { bolagsverket: 1, scb: 2 } as const;
 
-export const NO_INTERNALS: CompanyInternals = Object.freeze({ description: '', sources: 0, bolagsverket_standing: null, scb_activity: null });
+export const NO_INTERNALS: CompanyInternals = Object.freeze({
+  description: '',
+  sources: 0,
+  bolagsverket_standing: null,
+  scb_activity: null,
+  bolagsverket_hash: null,
+  scb_hash: null,
+});
 
 /** A company as the store keeps it. A planner that leaves `internal` out keeps what is stored. */
 export type StoredCompany = Company & { internal?: CompanyInternals };
@@ -62,6 +77,11 @@ export interface ImportOptions {
   atomic?: boolean;
   /** Records compared with the register per read (default 5,000: more saves little time and costs memory). */
   batchSize?: number;
+  /**
+   * Which stored fingerprint the records' `fingerprint` is compared with: records whose line
+   * is unchanged since the last import are settled from the index alone.
+   */
+  fingerprints?: 'bolagsverket_hash' | 'scb_hash';
   /** After each batch, with the records read so far. */
   onBatch?: (records: number) => void;
   /**

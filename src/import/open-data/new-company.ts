@@ -1,6 +1,6 @@
 // A company first seen in an open-data file: what the source gives, and for the rest the
 // register's "unknown" values; the files carry no financial figures, website or employees.
-import type { StoredCompany } from '../../store/import-types.js';
+import { NO_INTERNALS, type StoredCompany } from '../../store/import-types.js';
 import { formatOrgNr } from '../../core/orgnr.js';
 import { categoryBySlug } from '../../reference/categories.js';
 import { NOWHERE } from './place-of.js';
@@ -35,6 +35,6 @@ export function blankCompany(row: SourceRow, id: string, now: string): StoredCom
     registration_date: row.registrationDate ?? '',
     updated_at: now,
     latest_financials: null,
-    internal: { description: '', sources: 0, bolagsverket_standing: null, scb_activity: null },
+    internal: { ...NO_INTERNALS },
   };
 }

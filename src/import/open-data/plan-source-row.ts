@@ -26,9 +26,11 @@ export function planVanished(source: SourceRow['source']) {
     if (source === 'bolagsverket') {
       if (internal.bolagsverket_standing === 'saknas') return null;
       internal.bolagsverket_standing = 'saknas';
+      internal.bolagsverket_hash = null; // should it come back unchanged, it is read again
     } else {
       if (internal.scb_activity === 'saknas') return null;
       internal.scb_activity = 'saknas';
+      internal.scb_hash = null;
     }
     const after: StoredCompany = { ...existing, internal, status: deriveStatus(internal.bolagsverket_standing, internal.scb_activity, existing.status) };
     return planned(existing, after, now);

@@ -6,6 +6,7 @@ import { ImportError } from '../import-error.js';
 import { isBolagsverketHeader, parseBolagsverketRow } from '../bolagsverket/parse-row.js';
 import { isScbHeader, parseScbRow, type ScbColumns, scbColumns } from '../scb/parse-row.js';
 import type { TextLine } from '../source/open-text.js';
+import { lineFingerprint } from './fingerprint.js';
 import { RowError, type SourceRow } from './source-row.js';
 
 export type OpenDataSource = 'bolagsverket' | 'scb';
@@ -64,7 +65,7 @@ export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIte
       continue;
     }
     stats.records++;
-    yield { line, data: { org_nr: row.orgNr, row } };
+    yield { line, data: { org_nr: row.orgNr, row }, fingerprint: lineFingerprint(text) };
   }
 }
 

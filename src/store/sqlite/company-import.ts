@@ -50,6 +50,8 @@ export async function importCompanies(
   db.pragma('mmap_size = 0');
   // Index builds and large sorts spill to temporary files rather than growing in memory.
   db.pragma('temp_store = FILE');
+  // Fewer, larger checkpoints: a page the import writes in many batches is copied back once.
+  db.pragma('wal_autocheckpoint = 8192');
   if (firstLoad) {
     db.pragma('synchronous = OFF');
     dropCompanyIndexes(db);
@@ -62,7 +64,7 @@ export async function importCompanies(
     let rowid: number;
     if (existing) {
       rowid = existing.rowid;
-      writer.replace(planned.company, rowid, internal, !firstLoad);
+      writer.replace(planned.company, rowid, internal, !firstLoad, existing.id ? existing : undefined);
       result.updated++;
     } else {
       rowid = nextRow++;
@@ -78,7 +80,32 @@ export async function importCompanies(
     return rowid;
   };
 
-  const applyBatch = (batch: ImportRecord[]): void => {
+  const fingerprintColumn = opts.fingerprints;
+  const readFingerprints = fingerprintColumn
+    ? db.prepare(`SELECT org_nr, rowid, ${fingerprintColumn} FROM companies WHERE org_nr IN (SELECT value FROM json_each(?))`).raw(true)
+    : null;
+  const setFingerprint = fingerprintColumn ? db.prepare(`UPDATE companies SET ${fingerprintColumn} = ? WHERE rowid = ?`) : null;
+
+  /** The records whose line is unchanged since the last import, settled here (seen, unchanged). */
+  const withoutUnchanged = (batch: ImportRecord[]): ImportRecord[] => {
+    if (!readFingerprints) return batch;
+    const stored = new Map<string, [number, number | null]>();
+    const keys = batch.map((r) => (r.fingerprint === undefined ? null : normalizeOrgNr(String(r.data.org_nr ?? ''))));
+    for (const [org, rowid, hash] of readFingerprints.all(JSON.stringify(keys.filter((k) => k !== null))) as [string, number, number | null][]) {
+      stored.set(org, [rowid, hash]);
+    }
+    return batch.filter((r, i) => {
+      const hit = keys[i] === null ? undefined : stored.get(keys[i]!);
+      if (!hit || hit[1] !== r.fingerprint) return true;
+      seen.add(hit[0]);
+      result.unchanged++;
+      return false;
+    });
+  };
+
+  const applyBatch = (all: ImportRecord[]): void => {
+    const batch = withoutUnchanged(all);
+    if (batch.length === 0) return;
     const keys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
     const stored = new Map<string, StoredRow>();
     for (const values of readBatch.all(JSON.stringify(keys.filter((k) => k !== null))) as unknown[][]) {
@@ -95,7 +122,14 @@ export async function importCompanies(
       if (row) seen.add(row.rowid);
       if (!result1) {
         result.unchanged++;
+        // Same data from a new line (or a first fingerprint): remembered, so it is skipped next time.
+        if (row && setFingerprint && record.fingerprint !== undefined && row[fingerprintColumn!] !== record.fingerprint) {
+          setFingerprint.run(record.fingerprint, row.rowid);
+        }
         return;
+      }
+      if (fingerprintColumn && record.fingerprint !== undefined) {
+        result1.company.internal = { ...(result1.company.internal ?? (row ? internalsOf(row) : NO_INTERNALS)), [fingerprintColumn]: record.fingerprint };
       }
       const rowid = write(result1, row);
       seen.add(rowid);
@@ -158,6 +192,7 @@ export async function importCompanies(
     }
     db.pragma(`mmap_size = ${mmapSize}`);
     db.pragma('temp_store = MEMORY');
+    db.pragma('wal_autocheckpoint = 1000');
   }
   return result;
 }
@@ -174,6 +209,8 @@ function internalsOf(row: CompanyInternals): CompanyInternals {
     sources: row.sources ?? 0,
     bolagsverket_standing: row.bolagsverket_standing ?? null,
     scb_activity: row.scb_activity ?? null,
+    bolagsverket_hash: row.bolagsverket_hash ?? null,
+    scb_hash: row.scb_hash ?? null,
   };
 }
 

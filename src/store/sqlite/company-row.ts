@@ -53,7 +53,7 @@ export const COMPANY_COLUMNS = [
 ] as const;
 
 /** Columns only imports read and write (CompanyInternals), never part of the API record. */
-export const INTERNAL_COLUMNS = ['description', 'sources', 'bolagsverket_standing', 'scb_activity'] as const;
+export const INTERNAL_COLUMNS = ['description', 'sources', 'bolagsverket_standing', 'scb_activity', 'bolagsverket_hash', 'scb_hash'] as const;
 
 /** The SELECT list for reading companies (latest_financials only when expanded). */
 export function companySelectList(alias: string, expand: boolean): string {

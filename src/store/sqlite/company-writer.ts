@@ -5,6 +5,9 @@ import type { CompanyInternals } from '../import-types.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyToRow, ftsValues, INTERNAL_COLUMNS } from './company-row.js';
 import type { Db } from './database.js';
 
+type Statement = ReturnType<Db['prepare']>;
+const ALL_COLUMNS: readonly string[] = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
+
 export class CompanyWriter {
   private readonly insertCompany;
   private readonly insertPositional;
@@ -15,8 +18,9 @@ export class CompanyWriter {
   private readonly deleteFts;
   private readonly insertGeo;
   private readonly deleteGeo;
+  private readonly updates = new Map<string, Statement>();
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     const cols = COMPANY_COLUMNS.join(', ');
     const all = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
     this.insertCompany = db.prepare(`INSERT INTO companies (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`);
@@ -46,16 +50,47 @@ export class CompanyWriter {
     return row;
   }
 
-  replace(company: Company, rowid: number, internal: CompanyInternals, indexes = true): CompanyRow {
+  /**
+   * With `previous` (the stored row), only the columns that differ are set and only the indexes
+   * they feed are rewritten: SQLite rewrites every index whose column an UPDATE names, changed
+   * or not, and that is most of what an import's update costs.
+   */
+  replace(company: Company, rowid: number, internal: CompanyInternals, indexes = true, previous?: CompanyRow & CompanyInternals): CompanyRow {
     const row = companyToRow(company, rowid);
-    const values = [...COMPANY_COLUMNS.filter((c) => c !== 'rowid').map((c) => row[c]), ...INTERNAL_COLUMNS.map((c) => internal[c]), rowid];
-    this.updateCompany.run(values);
+    const next = { ...row, ...internal } as Record<string, unknown>;
+    const before = previous as unknown as Record<string, unknown> | undefined;
+    if (!before) {
+      this.updateCompany.run([...COMPANY_COLUMNS.filter((c) => c !== 'rowid').map((c) => row[c]), ...INTERNAL_COLUMNS.map((c) => internal[c]), rowid]);
+    } else {
+      const changed = ALL_COLUMNS.filter((c) => c !== 'rowid' && next[c] !== before![c]);
+      if (changed.length === 0) return row;
+      this.updateOf(changed).run([...changed.map((c) => next[c]), rowid]);
+    }
     if (!indexes) return row;
-    this.deleteSni.run(rowid);
-    this.deleteFts.run(rowid);
-    this.deleteGeo.run(rowid);
-    this.writeIndexes(row, internal.description);
+    const differs = (...cols: string[]) => !before || cols.some((c) => next[c] !== before[c]);
+    if (differs('sni_codes')) {
+      this.deleteSni.run(rowid);
+      for (const code of row.sni_codes.split(',')) if (code) this.insertSni.run(code, rowid);
+    }
+    if (differs('name', 'description', 'org_nr')) {
+      this.deleteFts.run(rowid);
+      this.insertFts.run(rowid, ...ftsValues(row, internal.description));
+    }
+    if (differs('lat', 'lng')) {
+      this.deleteGeo.run(rowid);
+      if (row.lat !== null && row.lng !== null) this.insertGeo.run(rowid, row.lat, row.lat, row.lng, row.lng);
+    }
     return row;
+  }
+
+  private updateOf(columns: readonly string[]): Statement {
+    const key = columns.join(',');
+    let stmt = this.updates.get(key);
+    if (!stmt) {
+      stmt = this.db.prepare(`UPDATE companies SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE rowid = ?`);
+      if (this.updates.size < 1000) this.updates.set(key, stmt);
+    }
+    return stmt;
   }
 
   private writeIndexes(row: CompanyRow, description: string): void {
