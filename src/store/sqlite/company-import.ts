@@ -18,6 +18,7 @@ import {
 import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
 import { buildIndexesInBulk, CompanyWriter } from './company-writer.js';
 import { type Db, dropCompanyIndexes, ensureCompanyIndexes } from './database.js';
+import { listedRowPages } from './listed-rows.js';
 import { RowidSet } from './rowid-set.js';
 
 type StoredRow = CompanyRow & CompanyInternals;
@@ -152,16 +153,12 @@ export async function importCompanies(
       read += batch.length;
       opts.onBatch?.(read);
     }
-    if (opts.vanished && (opts.vanished.enabled?.() ?? true)) {
+    // A source's first import has nothing it listed before.
+    if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {
       const { sourceBit, plan: planVanished } = opts.vanished;
       result.vanished = 0;
-      const candidates = db.prepare('SELECT rowid FROM companies WHERE rowid > ? AND (sources & ?) != 0 ORDER BY rowid LIMIT 10000').pluck();
       const byRowid = db.prepare(`${SELECT} WHERE c.rowid = ?`).raw(true);
-      let after = 0;
-      for (;;) {
-        const ids = candidates.all(after, sourceBit) as number[];
-        if (ids.length === 0) break;
-        after = ids[ids.length - 1];
+      for (const ids of listedRowPages(db, sourceBit, fingerprintColumn)) {
         const markGone = () => {
           for (const id of ids) {
             if (seen.has(id)) continue;
