@@ -96,8 +96,9 @@ export interface ImportOptions {
   };
   /**
    * The first import of a source (no company lists this SOURCE_BITS bit yet) records no events:
-   * building the register from a source is not a change anyone subscribed to. Into an empty
-   * register it also loads in bulk, the secondary indexes built once at the end.
+   * building the register from a source is not a change anyone subscribed to. Unless atomic, it
+   * also loads in bulk: the secondary indexes are dropped and built once at the end (searches
+   * running meanwhile are slow).
    */
   firstLoadOf?: number;
 }

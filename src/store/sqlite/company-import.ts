@@ -44,7 +44,9 @@ export async function importCompanies(
   const now = new Date().toISOString();
   let nextRow = (db.prepare('SELECT coalesce(max(rowid), 0) FROM companies').pluck().get() as number) + 1;
   const quiet = opts.firstLoadOf !== undefined && db.prepare('SELECT 1 FROM companies WHERE (sources & ?) != 0 LIMIT 1').get(opts.firstLoadOf) === undefined;
-  const firstLoad = quiet && nextRow === 1 && !atomic;
+  // A source's first import writes most rows of the register: the secondary indexes are dropped
+  // and built once at the end, far cheaper than maintaining them row by row.
+  const firstLoad = quiet && !atomic;
   // The register is read once, a batch at a time: through the page cache, not a memory map whose
   // touched pages would all count as the importer's memory.
   const mmapSize = db.pragma('mmap_size', { simple: true }) as number;
@@ -56,6 +58,7 @@ export async function importCompanies(
   if (firstLoad) {
     db.pragma('synchronous = OFF');
     dropCompanyIndexes(db);
+    if (nextRow > 1) db.exec("DELETE FROM company_sni; DELETE FROM companies_geo; INSERT INTO companies_fts (companies_fts) VALUES ('delete-all');");
     // The org nr stays indexed: each batch still looks its keys up (a file may repeat one).
     db.exec('CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)');
   }
