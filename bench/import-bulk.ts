@@ -131,5 +131,5 @@ function measured(label: string, started: bigint, out: string): Measured {
   const peak = Number(/PEAK_KB (\d+)/.exec(out)?.[1] ?? 0);
   const cpu = /CPU_S ([\d.]+) ([\d.]+)/.exec(out);
   const summary = JSON.parse(summaryLine) as Record<string, unknown>;
-  return { label, rows: Number(summary.rows), seconds, peakMb: Math.round(peak / 1024), cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN, summary };
+  return { label, rows: Number(summary.rows ?? Number(summary.created) + Number(summary.updated) + Number(summary.unchanged)), seconds, peakMb: Math.round(peak / 1024), cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN, summary };
 }
