@@ -1,6 +1,7 @@
 // Bolagsverket's and SCB's bulk files through the built binary (`bolag db import --source …`),
 // merged into one register, read back field by field over HTTP from a real server, and a second
-// week's files turned into webhook deliveries. Run `npm run build` first.
+// week's files turned into webhook deliveries. Run `npm run build` first. On SQLite, and on
+// PostgreSQL in the http-on-postgres project (BOLAG_TEST_STORE: test/helpers/test-store.ts).
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { startServer, type RunningServer } from '../../src/server/start.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { bolag, BUILT, ROOT } from '../cli/helpers.js';
+import { type TestDatabase, testDatabase } from '../helpers/test-store.js';
 import { call, newKey, type Receiver, startReceiver, waitFor } from '../webhooks/helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'open-data');
@@ -26,14 +28,25 @@ async function zipOf(source: string, entryName: string, dest: string): Promise<s
 
 describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 60_000 }, () => {
   let dir: string;
-  let db: string;
-  const importer = (...args: string[]) => bolag(['--db', db, 'db', 'import', ...args]);
+  let db: TestDatabase;
+  const databases: TestDatabase[] = [];
+  /** A new database, dropped at the end; the flags that name it to the binary. */
+  const newDatabase = (file: string): { db: TestDatabase; flags: string[] } => {
+    const d = testDatabase(dir, file);
+    databases.push(d);
+    return { db: d, flags: 'dbPath' in d.location ? ['--db', d.location.dbPath] : ['--database-url', d.location.databaseUrl] };
+  };
+  let flags: string[];
+  const importer = (...args: string[]) => bolag([...flags, 'db', 'import', ...args]);
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'bolag-open-data-'));
-    db = join(dir, 'register.db');
+    ({ db, flags } = newDatabase('register.db'));
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    for (const d of databases) await d.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   describe('week 1, then the API', () => {
     let server: RunningServer;
@@ -59,8 +72,8 @@ describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 
       expect(JSON.parse(String(scb.stdout))).toMatchObject({ created: 1, updated: 6, rows: 9, persons_left_out: 1, unreadable_lines: 1, events: {} });
       expect(String(scb.stderr)).toContain('line 7: has 4 fields, expected 34');
 
-      server = await startServer({ port: 0, dbPath: db, allowInsecureWebhooks: true, rateLimit: { max: 0, windowMs: 60_000 }, logger: false });
-      store = await openStore({ dbPath: db });
+      server = await startServer({ port: 0, ...db.location, allowInsecureWebhooks: true, rateLimit: { max: 0, windowMs: 60_000 }, logger: false });
+      store = await openStore(db.location);
       key = await newKey(store, 'open-data-test', 'pro');
       receiver = await startReceiver();
     });
@@ -213,11 +226,11 @@ describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 
   });
 
   it('--strict stops at the first unreadable line and changes nothing', async () => {
-    const strictDb = join(dir, 'strict.db');
-    const r = await bolag(['--db', strictDb, 'db', 'import', '--source', 'scb', '--strict', fixture('scb-week1.txt')]);
+    const strict = newDatabase('strict.db');
+    const r = await bolag([...strict.flags, 'db', 'import', '--source', 'scb', '--strict', fixture('scb-week1.txt')]);
     expect(r.exitCode).not.toBe(0);
     expect(String(r.stderr)).toContain('line 7');
-    const s = await openStore({ dbPath: strictDb });
+    const s = await openStore(strict.db.location);
     try {
       expect(await s.companies.lastRow()).toBe(0);
     } finally {
@@ -226,11 +239,11 @@ describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 
   });
 
   it('--include-persons imports sole traders as enskild_näringsidkare', async () => {
-    const personsDb = join(dir, 'persons.db');
-    const r = await bolag(['--db', personsDb, 'db', 'import', '--source', 'bolagsverket', '--include-persons', fixture('bolagsverket-week1.txt')]);
+    const persons = newDatabase('persons.db');
+    const r = await bolag([...persons.flags, 'db', 'import', '--source', 'bolagsverket', '--include-persons', fixture('bolagsverket-week1.txt')]);
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(JSON.parse(String(r.stdout))).toMatchObject({ created: 12, persons_left_out: 0 });
-    const s = await openStore({ dbPath: personsDb });
+    const s = await openStore(persons.db.location);
     try {
       expect(await s.companies.get('640625-3432')).toMatchObject({ legal_form: 'enskild_näringsidkare', name: 'Anna Anderssons Måleri' });
     } finally {
