@@ -40,6 +40,6 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
     onBatch: () => opts.onProgress?.({ lines: stats.lines, bytes: text.bytesRead(), totalBytes: text.totalBytes }),
   });
   // Those lines reached the register only to be seen, not as records.
-  result.unchanged -= stats.errorsWithKey;
+  result.unchanged -= stats.errorsWithKey + (stats.personsWithKey ?? 0);
   return { result, stats };
 }

@@ -12,6 +12,11 @@ export interface ImportRecord {
    * equals the stored one is unchanged without reading or planning the company.
    */
   fingerprint?: number;
+  /**
+   * The normalised org nr, when the reader knows it without making `data` (which may then be
+   * made only when read): with a fingerprint, an unchanged line is settled from these two alone.
+   */
+  key?: string;
 }
 
 /**

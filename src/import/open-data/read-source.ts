@@ -22,6 +22,11 @@ export interface ReadStats {
   errors: number;
   /** Of those, lines whose org nr could still be read: passed on, so it is not taken as vanished. */
   errorsWithKey: number;
+  /**
+   * Sole traders found only when a record read unparsed (below) was parsed: passed on without
+   * data, like errorsWithKey, and counted out of `unchanged` the same way.
+   */
+  personsWithKey?: number;
 }
 
 export interface ReadOptions {
@@ -31,18 +36,33 @@ export interface ReadOptions {
   onError: (line: number, message: string, text: string) => void;
 }
 
+/**
+ * A line whose org nr its first field gives cheaply (and no sole trader's) is passed on unparsed:
+ * its `key` and `fingerprint` are all the register needs when the line is unchanged since the
+ * last import (most of a weekly file), and `data` parses it only when read. Parsed late, a line
+ * that cannot be read is reported then (still in line order: the store reads a batch's records
+ * in order) and passed on without data, as below.
+ */
 export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIterable<TextLine>, stats: ReadStats, opts: ReadOptions): AsyncGenerator<ImportRecord> {
   let parse: Parser | null = null;
   let keyOf: (text: string) => string | null = () => null;
+  let cheapKey: (text: string) => string | null = () => null;
   for await (const { line, text } of lines) {
     if (parse === null) {
       const start = parserFor(source, line, text);
       parse = start.parse;
       keyOf = start.keyOf;
+      cheapKey = start.cheapKey;
       if (start.header) continue;
     }
     if (text.trim() === '') continue;
     stats.lines++;
+    const key = cheapKey(text);
+    if (key !== null) {
+      stats.records++;
+      yield lazyRecord(line, text, key, parse, stats, opts);
+      continue;
+    }
     let row: SourceRow;
     try {
       row = parse(line, text);
@@ -71,9 +91,47 @@ export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIte
 
 type Parser = (line: number, text: string) => SourceRow;
 
+function lazyRecord(line: number, text: string, key: string, parse: Parser, stats: ReadStats, opts: ReadOptions): ImportRecord {
+  let data: Record<string, unknown> | undefined;
+  const record: ImportRecord = {
+    line,
+    key,
+    fingerprint: lineFingerprint(text),
+    get data() {
+      if (data) return data;
+      try {
+        const row = parse(line, text);
+        if (row.isPerson && !opts.includePersons) {
+          stats.records--;
+          stats.persons++;
+          stats.personsWithKey = (stats.personsWithKey ?? 0) + 1;
+          record.fingerprint = undefined;
+          data = { org_nr: row.orgNr, row: null };
+        } else data = { org_nr: row.orgNr, row };
+      } catch (e) {
+        if (!(e instanceof RowError)) throw e;
+        stats.records--;
+        stats.errors++;
+        opts.onError(line, e.message, text);
+        if (opts.strict) throw new ImportError(line, e.message);
+        stats.errorsWithKey++;
+        // Never remembered as a line already read: it is reported again next time.
+        record.fingerprint = undefined;
+        data = { org_nr: key, row: null };
+      }
+      return data;
+    },
+  };
+  return record;
+}
+
 /** The parser for the file, and whether its first line is the header (Bolagsverket's may lack it). */
-function parserFor(source: OpenDataSource, line: number, first: string): { parse: Parser; header: boolean; keyOf: (text: string) => string | null } {
-  if (source === 'bolagsverket') return { parse: parseBolagsverketRow, header: isBolagsverketHeader(first), keyOf: bolagsverketKey };
+function parserFor(
+  source: OpenDataSource,
+  line: number,
+  first: string,
+): { parse: Parser; header: boolean; keyOf: (text: string) => string | null; cheapKey: (text: string) => string | null } {
+  if (source === 'bolagsverket') return { parse: parseBolagsverketRow, header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey };
   if (!isScbHeader(first)) throw new ImportError(line, "the first line is not the header of SCB's file (no PeOrgNr column)");
   let cols: ScbColumns;
   try {
@@ -81,7 +139,21 @@ function parserFor(source: OpenDataSource, line: number, first: string): { parse
   } catch (e) {
     throw new ImportError(line, (e as Error).message);
   }
-  return { parse: (l, t) => parseScbRow(l, t, cols), header: true, keyOf: (t) => tenDigits(t.split('\t')[cols.PeOrgNr] ?? '') };
+  return {
+    parse: (l, t) => parseScbRow(l, t, cols),
+    header: true,
+    keyOf: (t) => tenDigits(t.split('\t')[cols.PeOrgNr] ?? ''),
+    // Twelve digits, 16 first: an organisation (others are personal identity numbers).
+    cheapKey: (t) => {
+      const id = t.split('\t', cols.PeOrgNr + 1)[cols.PeOrgNr] ?? '';
+      return /^16\d{10}$/.test(id) ? id.slice(2) : null;
+    },
+  };
+}
+
+/** The org nr of an organisation's line (`"5566778899$ORGNR-IDORG";…`), else null (a person, or dirt). */
+function bolagsverketOrgKey(text: string): string | null {
+  return /^\uFEFF?"(\d{10})\$ORGNR-IDORG";/.exec(text)?.[1] ?? null;
 }
 
 /** The org nr of a line that could not be read, when its first field still gives it. */

@@ -61,13 +61,13 @@ export async function importCompanies(
   const applyBatch = async (client: pg.ClientBase, all: ImportRecord[]): Promise<void> => {
     await client.query(`SELECT ${IMPORT_LOCK}`);
     let nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
-    const keys = all.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
     let batch = all;
-    let batchKeys = keys;
     const setFingerprints: [number, number][] = [];
     if (fingerprintColumn) {
-      // Lines unchanged since the last import: settled from the covering index.
-      const withPrint = [...new Set(keys.filter((k, i): k is string => k !== null && all[i].fingerprint !== undefined))];
+      // Lines unchanged since the last import: settled from the covering index (their records
+      // need not even be parsed: ImportRecord.key).
+      const printKeys = all.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
+      const withPrint = [...new Set(printKeys.filter((k): k is string => k !== null))];
       const stored = new Map<string, [number, number | null]>();
       if (withPrint.length > 0) {
         const { rows } = await client.query<{ org_nr: string; rowid: number; hash: number | null }>(
@@ -76,17 +76,15 @@ export async function importCompanies(
         );
         for (const r of rows) stored.set(r.org_nr, [r.rowid, r.hash]);
       }
-      const keep: number[] = [];
-      all.forEach((r, i) => {
-        const hit = keys[i] === null || r.fingerprint === undefined ? undefined : stored.get(keys[i]!);
-        if (hit && hit[1] === r.fingerprint) {
-          seen.add(hit[0]);
-          result.unchanged++;
-        } else keep.push(i);
+      batch = all.filter((r, i) => {
+        const hit = printKeys[i] === null ? undefined : stored.get(printKeys[i]!);
+        if (!hit || hit[1] !== r.fingerprint) return true;
+        seen.add(hit[0]);
+        result.unchanged++;
+        return false;
       });
-      batch = keep.map((i) => all[i]);
-      batchKeys = keep.map((i) => keys[i]);
     }
+    const batchKeys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
     if (batch.length === 0) return;
 
     const lookup = [...new Set(batchKeys.filter((k): k is string => k !== null))];

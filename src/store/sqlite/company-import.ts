@@ -99,7 +99,7 @@ export async function importCompanies(
   const withoutUnchanged = (batch: ImportRecord[]): ImportRecord[] => {
     if (!readFingerprints) return batch;
     const stored = new Map<string, [number, number | null]>();
-    const keys = batch.map((r) => (r.fingerprint === undefined ? null : normalizeOrgNr(String(r.data.org_nr ?? ''))));
+    const keys = batch.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
     for (const [org, rowid, hash] of readFingerprints.all(JSON.stringify(keys.filter((k) => k !== null))) as [string, number, number | null][]) {
       stored.set(org, [rowid, hash]);
     }
