@@ -3,7 +3,7 @@
 // cleared), events as for our format; the statistics (company_counts) stay exactly what a count
 // of the rows gives through first loads onto a filled register, weekly updates and vanished
 // rows; the business description is found through q.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,6 +92,34 @@ for (const flavour of DATABASE_URL ? [sqlite, postgres] : [sqlite]) {
       const again = await bolagsverket(1);
       expect(again.result).toMatchObject({ created: 0, updated: 0, unchanged: 11, vanished: 0, events: {} });
       expect(await events()).toEqual([]);
+    });
+
+    it('reports an unreadable line every week, also when it has not changed', async () => {
+      for (const week of [1, 2, 3]) {
+        const errors: string[] = [];
+        const r = await importOpenData(store, join(FIXTURES, 'bolagsverket-week1.txt'), { source: 'bolagsverket', onError: (line, message) => errors.push(`${line}: ${message}`) });
+        expect(errors, `import ${week}`).toEqual(['11: has 4 fields, expected 11', '13: organisationsidentitet "5591000054$ORGNR-IDORG" is not a valid number']);
+        expect(r.stats).toMatchObject({ lines: 14, records: 11, persons: 1, errors: 2 });
+        expect(r.result).toMatchObject(week === 1 ? { created: 11, unchanged: 0 } : { created: 0, updated: 0, unchanged: 11 });
+      }
+    });
+
+    it('reports a listed organisation whose line became unreadable every week, and leaves it as it was', async () => {
+      await bolagsverket(1);
+      const before = await store.companies.get('556677-8899');
+      const text = readFileSync(join(FIXTURES, 'bolagsverket-week1.txt'), 'latin1');
+      const lines = text.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('"5566778899$ORGNR-IDORG"'));
+      lines[at] = '"5566778899$ORGNR-IDORG";"1";"SE-LAND";"Exempel Sverige AB"\r';
+      const broken = join(mkdtempSync(join(tmpdir(), 'bolag-broken-')), 'broken.txt');
+      writeFileSync(broken, lines.join('\n'), 'latin1');
+      for (const week of [2, 3]) {
+        const errors: number[] = [];
+        const r = await importOpenData(store, broken, { source: 'bolagsverket', onError: (line) => errors.push(line) });
+        expect(errors, `week ${week}`).toEqual([at + 1, 11, 13].sort((a, b) => a - b));
+        expect(r.result, `week ${week}`).toMatchObject({ created: 0, updated: 0, unchanged: 10, vanished: 0 });
+      }
+      expect(await store.companies.get('556677-8899')).toEqual(before);
     });
 
     it('marks a vanished organisation and restores it when it is back', async () => {
