@@ -60,7 +60,7 @@ export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIte
     const key = cheapKey(text);
     if (key !== null) {
       stats.records++;
-      yield lazyRecord(line, text, key, parse, stats, opts);
+      yield new LazyRecord(line, text, key, parse, stats, opts);
       continue;
     }
     let row: SourceRow;
@@ -91,38 +91,48 @@ export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIte
 
 type Parser = (line: number, text: string) => SourceRow;
 
-function lazyRecord(line: number, text: string, key: string, parse: Parser, stats: ReadStats, opts: ReadOptions): ImportRecord {
-  let data: Record<string, unknown> | undefined;
-  const record: ImportRecord = {
-    line,
-    key,
-    fingerprint: lineFingerprint(text),
-    get data() {
-      if (data) return data;
-      try {
-        const row = parse(line, text);
-        if (row.isPerson && !opts.includePersons) {
-          stats.records--;
-          stats.persons++;
-          stats.personsWithKey = (stats.personsWithKey ?? 0) + 1;
-          record.fingerprint = undefined;
-          data = { org_nr: row.orgNr, row: null };
-        } else data = { org_nr: row.orgNr, row };
-      } catch (e) {
-        if (!(e instanceof RowError)) throw e;
-        stats.records--;
-        stats.errors++;
-        opts.onError(line, e.message, text);
-        if (opts.strict) throw new ImportError(line, e.message);
-        stats.errorsWithKey++;
-        // Never remembered as a line already read: it is reported again next time.
-        record.fingerprint = undefined;
-        data = { org_nr: key, row: null };
-      }
-      return data;
-    },
-  };
-  return record;
+/** A record whose line is parsed only when its data is read (one object a line: no closures). */
+class LazyRecord implements ImportRecord {
+  private parsed: Record<string, unknown> | undefined;
+  fingerprint: number | undefined;
+
+  constructor(
+    readonly line: number,
+    private readonly text: string,
+    readonly key: string,
+    private readonly parse: Parser,
+    private readonly stats: ReadStats,
+    private readonly opts: ReadOptions,
+  ) {
+    this.fingerprint = lineFingerprint(text);
+  }
+
+  get data(): Record<string, unknown> {
+    return (this.parsed ??= this.read());
+  }
+
+  private read(): Record<string, unknown> {
+    const { stats, opts, line, text } = this;
+    try {
+      const row = this.parse(line, text);
+      if (!row.isPerson || opts.includePersons) return { org_nr: row.orgNr, row };
+      stats.records--;
+      stats.persons++;
+      stats.personsWithKey = (stats.personsWithKey ?? 0) + 1;
+      this.fingerprint = undefined;
+      return { org_nr: row.orgNr, row: null };
+    } catch (e) {
+      if (!(e instanceof RowError)) throw e;
+      stats.records--;
+      stats.errors++;
+      opts.onError(line, e.message, text);
+      if (opts.strict) throw new ImportError(line, e.message);
+      stats.errorsWithKey++;
+      // Never remembered as a line already read: it is reported again next time.
+      this.fingerprint = undefined;
+      return { org_nr: this.key, row: null };
+    }
+  }
 }
 
 /** The parser for the file, and whether its first line is the header (Bolagsverket's may lack it). */
