@@ -20,6 +20,35 @@ export interface ImportRecord {
 }
 
 /**
+ * The records of an import. An asynchronous source may hand them over in arrays (a chunk of a
+ * file at a time): one await per array rather than per record.
+ */
+export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord | readonly ImportRecord[]>;
+
+/** The records in batches of `size` (the last one shorter). */
+export async function* inBatches(records: ImportRecords, size: number): AsyncGenerator<ImportRecord[]> {
+  let batch: ImportRecord[] = [];
+  for await (const item of records as AsyncIterable<ImportRecord | readonly ImportRecord[]>) {
+    if (Array.isArray(item)) {
+      for (const r of item as readonly ImportRecord[]) {
+        batch.push(r);
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
+      }
+    } else {
+      batch.push(item as ImportRecord);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/**
  * What the register keeps about a company beyond its API record, for the open-data imports:
  * the business description (searchable through q), which sources list it, and each source's
  * view of its standing, from which `status` is derived.

@@ -6,7 +6,7 @@ import type { AccountRepository } from './accounts.js';
 import type { ExportRepository } from './exports.js';
 import type { WebhookRepository } from './webhooks.js';
 import type { OutboxRepository } from './outbox.js';
-import type { ImportOptions, ImportPlanner, ImportRecord, ImportResult } from './import-types.js';
+import type { ImportOptions, ImportPlanner, ImportRecord, ImportRecords, ImportResult } from './import-types.js';
 
 /** Where a keyset page starts: the sort value and id of the last row of the previous page. */
 export interface KeysetPosition {
@@ -43,7 +43,7 @@ export interface CompanyRepository {
    * Upserts by org_nr and writes the implied events to the outbox, in one transaction (or, with
    * `atomic: false`, one per batch). Records are compared with the register a batch at a time.
    */
-  importRecords(records: Iterable<ImportRecord> | AsyncIterable<ImportRecord>, plan: ImportPlanner, opts?: ImportOptions): Promise<ImportResult>;
+  importRecords(records: ImportRecords, plan: ImportPlanner, opts?: ImportOptions): Promise<ImportResult>;
   /** Replaces the whole register with these companies (the seeder's fast path). */
   bulkLoad(batches: AsyncIterable<readonly Company[]>, total: number, onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void): Promise<number>;
   /**

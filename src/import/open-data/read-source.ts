@@ -40,28 +40,36 @@ export interface ReadOptions {
  * A line whose org nr its first field gives cheaply (and no sole trader's) is passed on unparsed:
  * its `key` and `fingerprint` are all the register needs when the line is unchanged since the
  * last import (most of a weekly file), and `data` parses it only when read. Parsed late, a line
- * that cannot be read is reported then (still in line order: the store reads a batch's records
- * in order) and passed on without data, as below.
+ * that cannot be read is reported then (so within a batch not necessarily in line order) and
+ * passed on without data, as below. Records are handed over a chunk of the file at a time.
  */
-export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIterable<TextLine>, stats: ReadStats, opts: ReadOptions): AsyncGenerator<ImportRecord> {
-  let parse: Parser | null = null;
-  let keyOf: (text: string) => string | null = () => null;
-  let cheapKey: (text: string) => string | null = () => null;
-  for await (const { line, text } of lines) {
-    if (parse === null) {
-      const start = parserFor(source, line, text);
-      parse = start.parse;
-      keyOf = start.keyOf;
-      cheapKey = start.cheapKey;
-      if (start.header) continue;
+export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIterable<TextLine[]>, stats: ReadStats, opts: ReadOptions): AsyncGenerator<ImportRecord[]> {
+  let reader: ((line: number, text: string, out: ImportRecord[]) => void) | null = null;
+  for await (const chunk of lines) {
+    const out: ImportRecord[] = [];
+    for (const { line, text } of chunk) {
+      if (reader === null) {
+        const start = parserFor(source, line, text);
+        reader = lineReader(start, stats, opts);
+        if (start.header) continue;
+      }
+      reader(line, text, out);
     }
-    if (text.trim() === '') continue;
+    if (out.length > 0) yield out;
+  }
+}
+
+/** Reads one line into `out` (or into nothing: an empty line, a sole trader left out, dirt without a key). */
+function lineReader(start: ReturnType<typeof parserFor>, stats: ReadStats, opts: ReadOptions): (line: number, text: string, out: ImportRecord[]) => void {
+  const { parse, keyOf, cheapKey } = start;
+  return (line, text, out) => {
+    if (text.trim() === '') return;
     stats.lines++;
     const key = cheapKey(text);
     if (key !== null) {
       stats.records++;
-      yield new LazyRecord(line, text, key, parse, stats, opts);
-      continue;
+      out.push(new LazyRecord(line, text, key, parse, stats, opts));
+      return;
     }
     let row: SourceRow;
     try {
@@ -73,20 +81,20 @@ export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIte
       if (opts.strict) throw new ImportError(line, e.message);
       // The organisation is still in the file: passed on without data, so that it is not
       // taken for one that vanished.
-      const key = keyOf(text);
-      if (key !== null) {
+      const k = keyOf(text);
+      if (k !== null) {
         stats.errorsWithKey++;
-        yield { line, data: { org_nr: key, row: null } };
+        out.push({ line, data: { org_nr: k, row: null } });
       }
-      continue;
+      return;
     }
     if (row.isPerson && !opts.includePersons) {
       stats.persons++;
-      continue;
+      return;
     }
     stats.records++;
-    yield { line, data: { org_nr: row.orgNr, row }, fingerprint: lineFingerprint(text) };
-  }
+    out.push({ line, data: { org_nr: row.orgNr, row }, fingerprint: lineFingerprint(text) });
+  };
 }
 
 type Parser = (line: number, text: string) => SourceRow;

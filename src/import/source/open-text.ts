@@ -17,7 +17,8 @@ export interface TextSource {
   totalBytes: number;
   /** Uncompressed bytes read so far. */
   bytesRead(): number;
-  lines: AsyncGenerator<TextLine>;
+  /** The lines, a chunk of the file at a time (one await per chunk rather than per line). */
+  lines: AsyncGenerator<TextLine[]>;
 }
 
 export async function openTextSource(path: string, encoding: TextEncoding): Promise<TextSource> {
@@ -50,8 +51,8 @@ async function isZip(path: string): Promise<boolean> {
   }
 }
 
-/** Lines without their CR; a final line without a newline counts too. */
-async function* splitLines(stream: Readable, encoding: TextEncoding, counter: { bytes: number }): AsyncGenerator<TextLine> {
+/** Lines without their CR, by chunk read; a final line without a newline counts too. */
+async function* splitLines(stream: Readable, encoding: TextEncoding, counter: { bytes: number }): AsyncGenerator<TextLine[]> {
   // The WHATWG decoder reads windows-1252 (a superset of Latin-1 for printable text), and in
   // streaming mode keeps a multi-byte UTF-8 character that a chunk boundary cuts in two.
   const decoder = new TextDecoder(encoding, { fatal: false, ignoreBOM: false });
@@ -61,14 +62,16 @@ async function* splitLines(stream: Readable, encoding: TextEncoding, counter: { 
     counter.bytes += chunk.length;
     pending += decoder.decode(chunk, { stream: true });
     let start = 0;
+    const lines: TextLine[] = [];
     for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
       const end = nl > start && pending.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      yield { line: ++line, text: pending.slice(start, end) };
+      lines.push({ line: ++line, text: pending.slice(start, end) });
       start = nl + 1;
     }
     pending = pending.slice(start);
+    if (lines.length > 0) yield lines;
   }
   pending += decoder.decode();
   if (pending.endsWith('\r')) pending = pending.slice(0, -1);
-  if (pending.length > 0) yield { line: ++line, text: pending };
+  if (pending.length > 0) yield [{ line: ++line, text: pending }];
 }

@@ -13,6 +13,8 @@ import {
   type ImportOptions,
   type ImportPlanner,
   type ImportRecord,
+  type ImportRecords,
+  inBatches,
   type ImportResult,
   NO_INTERNALS,
   type PlannedWrite,
@@ -41,7 +43,7 @@ const INSERT_EVENTS = `INSERT INTO outbox (account_id, event, subject, created_a
 
 export async function importCompanies(
   db: PgDb,
-  records: Iterable<ImportRecord> | AsyncIterable<ImportRecord>,
+  records: ImportRecords,
   plan: ImportPlanner,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
@@ -258,16 +260,4 @@ function toStored(row: StoredRow): StoredCompany {
 
 function internalsOf(row: Partial<CompanyInternals>): CompanyInternals {
   return pick(row as CompanyInternals);
-}
-
-async function* inBatches(records: Iterable<ImportRecord> | AsyncIterable<ImportRecord>, size: number): AsyncGenerator<ImportRecord[]> {
-  let batch: ImportRecord[] = [];
-  for await (const r of records) {
-    batch.push(r);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }

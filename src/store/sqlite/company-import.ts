@@ -12,6 +12,8 @@ import {
   type ImportOptions,
   type ImportPlanner,
   type ImportRecord,
+  type ImportRecords,
+  inBatches,
   type ImportResult,
   NO_INTERNALS,
   type PlannedWrite,
@@ -33,7 +35,7 @@ const buildRow = new Function('v', `return { ${COLUMNS.map((c, i) => `${c}: v[${
 
 export async function importCompanies(
   db: Db,
-  records: Iterable<ImportRecord> | AsyncIterable<ImportRecord>,
+  records: ImportRecords,
   plan: ImportPlanner,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
@@ -220,16 +222,4 @@ function internalsOf(row: CompanyInternals): CompanyInternals {
     bolagsverket_hash: row.bolagsverket_hash ?? null,
     scb_hash: row.scb_hash ?? null,
   };
-}
-
-async function* inBatches(records: Iterable<ImportRecord> | AsyncIterable<ImportRecord>, size: number): AsyncGenerator<ImportRecord[]> {
-  let batch: ImportRecord[] = [];
-  for await (const r of records) {
-    batch.push(r);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
 }

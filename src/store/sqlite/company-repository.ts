@@ -3,7 +3,7 @@ import type { Company } from '../../core/company.js';
 import { rowFromCompanyId } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { SearchFilters, SearchQuery } from '../../core/search-params.js';
-import type { ImportOptions, ImportPlanner, ImportRecord, ImportResult } from '../import-types.js';
+import type { ImportOptions, ImportPlanner, ImportRecord, ImportRecords, ImportResult } from '../import-types.js';
 import { importCompanies } from './company-import.js';
 import type { CompanyRepository, CountResult, KeysetPosition, SearchPage } from '../store.js';
 import { type CompanyRow, companySelectList, distanceKmFrom, rowToCompany } from './company-row.js';
@@ -66,7 +66,7 @@ export class SqliteCompanyRepository implements CompanyRepository {
     }
   }
 
-  async importRecords(records: Iterable<ImportRecord> | AsyncIterable<ImportRecord>, plan: ImportPlanner, opts?: ImportOptions): Promise<ImportResult> {
+  async importRecords(records: ImportRecords, plan: ImportPlanner, opts?: ImportOptions): Promise<ImportResult> {
     return importCompanies(this.db, records, plan, opts);
   }
 
