@@ -44,7 +44,7 @@ _bolag_options() {
     'serve') echo '--port --host --seed-count --public-url --allow-insecure-webhooks --webhook-retry-schedule --webhook-disable-after --export-part-rows --processes --rate-limit --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'db') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'db seed') echo '--count --seed --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
-    'db import') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'db import') echo '--source --include-persons --strict --errors --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'db stats') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'admin') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'admin keys') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
@@ -161,6 +161,8 @@ _bolag_takes_value() {
     'serve|--rate-limit') return 0 ;;
     'db seed|--count') return 0 ;;
     'db seed|--seed') return 0 ;;
+    'db import|--source') return 0 ;;
+    'db import|--errors') return 0 ;;
     'admin keys create|--scopes') return 0 ;;
     'admin keys create|--plan') return 0 ;;
     'admin keys create|--account') return 0 ;;
@@ -208,6 +210,7 @@ _bolag_values() {
     'webhooks deliveries|--format') printf '%s\n' 'table' 'json' 'jsonl' ;;
     'listen|--format') printf '%s\n' 'pretty' 'jsonl' ;;
     'listen|--events') printf '%s\n' 'company.created' 'company.updated' 'company.status_changed' 'financials.published' 'export.completed' 'export.failed' ;;
+    'db import|--source') printf '%s\n' 'ours' 'bolagsverket' 'scb' ;;
     'admin keys create|--plan') printf '%s\n' 'free' 'pro' ;;
     *) return 1 ;;
   esac

@@ -8,6 +8,7 @@ import { countyName, municipalityName } from '../core/place-names.js';
 import { fold } from '../core/text.js';
 import type { ImportPlanner, PlannedEvent } from '../store/import-types.js';
 import { ImportError } from './import-error.js';
+import { sameValue } from './same-value.js';
 
 /** Fields that never count as a change: identity, bookkeeping, and query-dependent extras. */
 const NOT_COMPARED = new Set(['id', 'updated_at', 'distance_km', 'latest_financials', 'status', 'county', 'municipality']);
@@ -20,6 +21,8 @@ export const planRecord: ImportPlanner = (record, existing, id, now) => {
   const digits = normalizeOrgNr(orgRaw);
   if (!digits || !isValidOrgNr(digits)) throw new ImportError(line, `org_nr "${orgRaw}" is not a valid organisation number`);
 
+  // Most records of a weekly file change nothing: settled before any validation or copying.
+  if (existing && changesNothing(existing, data, digits)) return null;
   const merged = mergeRecord(existing, data);
   merged.org_nr = formatOrgNr(digits);
   merged.id = id ?? '';
@@ -39,8 +42,27 @@ export const planRecord: ImportPlanner = (record, existing, id, now) => {
   return { company, events };
 };
 
+/** True when every field the record gives equals the stored one (derived and bookkeeping fields aside). */
+function changesNothing(existing: Company, data: Record<string, unknown>, digits: string): boolean {
+  const stored = existing as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'org_nr') {
+      if (digits !== existing.org_nr.replace('-', '')) return false;
+    } else if (key === 'id' || key === 'updated_at' || key === 'distance_km' || key === 'municipality' || key === 'county') {
+      continue;
+    } else if (isPlainObject(value) && isPlainObject(stored[key])) {
+      const current = stored[key] as Record<string, unknown>;
+      for (const [k, v] of Object.entries(value)) if (!sameValue(v, current[k])) return false;
+    } else if (!sameValue(value, stored[key])) {
+      return false;
+    }
+  }
+  return true;
+}
+
 function mergeRecord(existing: Company | null, data: Record<string, unknown>): Record<string, unknown> {
-  const base: Record<string, unknown> = existing ? structuredClone(existing) : {};
+  // Shallow: nested objects are replaced, never changed in place, and `existing` is this batch's own.
+  const base: Record<string, unknown> = existing ? { ...existing } : {};
   for (const [key, value] of Object.entries(data)) {
     const current = base[key];
     if (isPlainObject(value) && isPlainObject(current)) base[key] = { ...current, ...value };
@@ -66,9 +88,7 @@ export function diffEvents(before: Company | null, after: Company, now: string):
     return events;
   }
   const events: PlannedEvent[] = [];
-  const changed = Object.keys(after).filter(
-    (k) => !NOT_COMPARED.has(k) && JSON.stringify(before[k as keyof Company]) !== JSON.stringify(after[k as keyof Company]),
-  );
+  const changed = Object.keys(after).filter((k) => !NOT_COMPARED.has(k) && !sameValue(before[k as keyof Company], after[k as keyof Company]));
   if (changed.length > 0) events.push(event('company.updated', { ...base, changed_fields: changed }));
   if (before.status !== after.status) {
     events.push(event('company.status_changed', { ...base, previous_status: before.status, status: after.status }));
@@ -76,7 +96,7 @@ export function diffEvents(before: Company | null, after: Company, now: string):
   const fyBefore = before.latest_financials?.fiscal_year ?? null;
   const fyAfter = after.latest_financials?.fiscal_year ?? null;
   if (fyAfter !== null && fyAfter !== fyBefore) events.push(event('financials.published', { ...base, fiscal_year: fyAfter }));
-  else if (JSON.stringify(before.latest_financials ?? null) !== JSON.stringify(after.latest_financials ?? null) && !changed.length) {
+  else if (!sameValue(before.latest_financials ?? null, after.latest_financials ?? null) && !changed.length) {
     // A corrected statement for the same year is still a change of public data.
     events.push(event('company.updated', { ...base, changed_fields: ['latest_financials'] }));
   }

@@ -5,8 +5,78 @@ import type { EventType } from '../core/values.js';
 /** One record of an import file: the export's shape (`id` optional for new companies), with its line. */
 export interface ImportRecord {
   line: number;
+  /** `org_nr` is the key (any spelling normalizeOrgNr accepts); the rest is the planner's. */
   data: Record<string, unknown>;
+  /**
+   * A hash of the source's line, with ImportOptions.fingerprints: a record whose fingerprint
+   * equals the stored one is unchanged without reading or planning the company.
+   */
+  fingerprint?: number;
+  /**
+   * The normalised org nr, when the reader knows it without making `data` (which may then be
+   * made only when read): with a fingerprint, an unchanged line is settled from these two alone.
+   */
+  key?: string;
 }
+
+/**
+ * The records of an import. An asynchronous source may hand them over in arrays (a chunk of a
+ * file at a time): one await per array rather than per record.
+ */
+export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord | readonly ImportRecord[]>;
+
+/** The records in batches of `size` (the last one shorter). */
+export async function* inBatches(records: ImportRecords, size: number): AsyncGenerator<ImportRecord[]> {
+  let batch: ImportRecord[] = [];
+  for await (const item of records as AsyncIterable<ImportRecord | readonly ImportRecord[]>) {
+    if (Array.isArray(item)) {
+      for (const r of item as readonly ImportRecord[]) {
+        batch.push(r);
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
+      }
+    } else {
+      batch.push(item as ImportRecord);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/**
+ * What the register keeps about a company beyond its API record, for the open-data imports:
+ * the business description (searchable through q), which sources list it, and each source's
+ * view of its standing, from which `status` is derived.
+ */
+export interface CompanyInternals {
+  description: string;
+  /** Bits of the sources that list it: SOURCE_BITS. */
+  sources: number;
+  bolagsverket_standing: string | null;
+  scb_activity: string | null;
+  /** Fingerprints of the company's last line in each source's file (ImportRecord.fingerprint). */
+  bolagsverket_hash: number | null;
+  scb_hash: number | null;
+}
+
+export const SOURCE_BITS = { bolagsverket: 1, scb: 2 } as const;
+
+export const NO_INTERNALS: CompanyInternals = Object.freeze({
+  description: '',
+  sources: 0,
+  bolagsverket_standing: null,
+  scb_activity: null,
+  bolagsverket_hash: null,
+  scb_hash: null,
+});
+
+/** A company as the store keeps it. A planner that leaves `internal` out keeps what is stored. */
+export type StoredCompany = Company & { internal?: CompanyInternals };
 
 export interface PlannedEvent {
   event: BolagEvent;
@@ -14,21 +84,64 @@ export interface PlannedEvent {
   subject: Record<string, string | string[]>;
 }
 
+export interface PlannedWrite {
+  company: StoredCompany;
+  events: PlannedEvent[];
+}
+
 /**
  * Decides, inside the store's transaction, what a record does to the register: the merged
- * company and the events its differences imply, or null when nothing changes. Throws (with
- * the line number) to abort the whole import.
+ * company and the events its differences imply (none: written without events), or null when
+ * nothing changes. Throws (with the line number) to abort the import.
  */
 export type ImportPlanner = (
   record: ImportRecord,
-  existing: Company | null,
+  existing: StoredCompany | null,
   id: string | null,
   now: string,
-) => { company: Company; events: PlannedEvent[] } | null;
+  /** True when the store records no events for this import (a first load): a planner may skip making them. */
+  quiet?: boolean,
+) => PlannedWrite | null;
+
+export interface ImportOptions {
+  /**
+   * true (default): one transaction, all or nothing. false: committed batch by batch, so a
+   * large import does not hold the write lock from a running server for minutes.
+   */
+  atomic?: boolean;
+  /** Records compared with the register per read (default 5,000: more saves little time and costs memory). */
+  batchSize?: number;
+  /**
+   * Which stored fingerprint the records' `fingerprint` is compared with: records whose line
+   * is unchanged since the last import are settled from the index alone.
+   */
+  fingerprints?: 'bolagsverket_hash' | 'scb_hash';
+  /** After each batch, with the records read so far. */
+  onBatch?: (records: number) => void;
+  /**
+   * Companies listed by this source (a SOURCE_BITS bit) before that the file no longer holds:
+   * after the last batch, each is planned with `plan` (e.g. marked as gone), never deleted.
+   */
+  vanished?: {
+    sourceBit: number;
+    plan: (existing: StoredCompany, now: string) => PlannedWrite | null;
+    /** Asked after the last batch: false skips the step (say, a file that was mostly unreadable). */
+    enabled?: () => boolean;
+  };
+  /**
+   * The first import of a source (no company lists this SOURCE_BITS bit yet) records no events:
+   * building the register from a source is not a change anyone subscribed to. Unless atomic, it
+   * also loads in bulk: the secondary indexes are dropped and built once at the end (searches
+   * running meanwhile are slow).
+   */
+  firstLoadOf?: number;
+}
 
 export interface ImportResult {
   created: number;
   updated: number;
   unchanged: number;
+  /** Companies the source no longer lists, marked by `vanished.plan`. */
+  vanished?: number;
   events: Partial<Record<EventType, number>>;
 }

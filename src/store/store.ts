@@ -7,7 +7,7 @@ import type { ExportRepository } from './exports.js';
 import type { WebhookRepository } from './webhooks.js';
 import type { OutboxRepository } from './outbox.js';
 import type { RetentionRepository } from './retention.js';
-import type { ImportPlanner, ImportRecord, ImportResult } from './import-types.js';
+import type { ImportOptions, ImportPlanner, ImportRecord, ImportRecords, ImportResult } from './import-types.js';
 
 /** Where a keyset page starts: the sort value and id of the last row of the previous page. */
 export interface KeysetPosition {
@@ -40,8 +40,11 @@ export interface CompanyRepository {
   lastRow(): Promise<number>;
   /** Every matching company in id order, read in batches so memory stays bounded. */
   stream(filters: SearchFilters, opts?: { batchSize?: number; expand?: readonly string[] }): AsyncIterable<Company>;
-  /** Upserts by org_nr in one transaction and writes the implied events to the outbox. */
-  importRecords(records: Iterable<ImportRecord>, plan: ImportPlanner): Promise<ImportResult>;
+  /**
+   * Upserts by org_nr and writes the implied events to the outbox, in one transaction (or, with
+   * `atomic: false`, one per batch). Records are compared with the register a batch at a time.
+   */
+  importRecords(records: ImportRecords, plan: ImportPlanner, opts?: ImportOptions): Promise<ImportResult>;
   /** Replaces the whole register with these companies (the seeder's fast path). */
   bulkLoad(batches: AsyncIterable<readonly Company[]>, total: number, onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void): Promise<number>;
   /**

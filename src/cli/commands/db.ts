@@ -27,16 +27,28 @@ export function buildDbCommand(f: Factory): Command {
     });
 
   db.command('import')
-    .summary('Upsert companies from a JSONL or CSV file')
+    .summary('Upsert companies from our JSONL/CSV, or from Bolagsverket\'s or SCB\'s bulk file')
     .description(
-      'Upsert companies by org_nr from JSONL or CSV in the export\'s own shape. Records the company.* and financials.published ' +
-        'events the differences imply, in the same transaction; a running server delivers them to webhooks. ' +
-        'A bad line stops the import with its line number and changes nothing.',
+      'Upsert companies by org_nr and record the company.* and financials.published events the differences imply, in the ' +
+        'same transaction; a running server delivers them to webhooks.\n\n' +
+        '--source ours (default): JSONL or CSV in the export\'s own shape; a bad line stops the import with its line number ' +
+        'and changes nothing.\n' +
+        '--source bolagsverket | scb: the weekly bulk file (the .zip, read as a stream, or the .txt inside). Each source ' +
+        'updates only the fields it owns; organisations the file no longer lists are marked avregistrerad, never deleted. ' +
+        'Sole traders (personal identity numbers) are left out unless --include-persons. A line that cannot be read is ' +
+        'reported with its line number and skipped, unless --strict.',
     )
-    .argument('<file>', 'A .jsonl or .csv file')
-    .action(async (file: string) => {
+    .argument('<file>', 'A .jsonl or .csv file (ours), or a bulk .zip/.txt file (bolagsverket, scb)')
+    .addOption(new Option('--source <source>', 'Format of the file').choices(['ours', 'bolagsverket', 'scb']).default('ours'))
+    .option('--include-persons', 'Also import sole traders registered under personal identity numbers (personal data)')
+    .option('--strict', 'Stop at the first line that cannot be read, changing nothing')
+    .option('--errors <file>', 'Write every line that could not be read to this file (line, reason, text; tab-separated)')
+    .action(async (file: string, raw: { source: 'ours' | 'bolagsverket' | 'scb'; includePersons?: boolean; strict?: boolean; errors?: string }) => {
+      if (raw.source === 'ours' && (raw.includePersons || raw.errors)) {
+        throw new UsageError('--include-persons and --errors apply to --source bolagsverket or scb.', { flag: raw.errors ? '--errors' : '--include-persons' });
+      }
       const { dbImportRun } = await import('./db/import.js');
-      return dbImportRun({ ...base(), file });
+      return dbImportRun({ ...base(), file, source: raw.source, includePersons: raw.includePersons, strict: raw.strict, errorsFile: raw.errors });
     });
 
   db.command('stats')

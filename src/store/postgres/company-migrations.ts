@@ -69,6 +69,22 @@ export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: 
       $$;
     `,
   },
+  {
+    // The open-data imports (Bolagsverket, SCB), as SQLite's migration 12: the business
+    // description (its words are in `words`, marked with DESCRIPTION_MARK: company-row.ts), which
+    // sources list the organisation (bits: 1 Bolagsverket, 2 SCB), each source's own view of its
+    // standing, and a fingerprint of its last line in each file (unchanged lines are skipped).
+    version: 2,
+    name: 'open-data sources: business description, source bits, standings and line fingerprints',
+    sql: `
+      ALTER TABLE companies ADD COLUMN description text NOT NULL DEFAULT '';
+      ALTER TABLE companies ADD COLUMN sources integer NOT NULL DEFAULT 0;
+      ALTER TABLE companies ADD COLUMN bolagsverket_standing text;
+      ALTER TABLE companies ADD COLUMN scb_activity text;
+      ALTER TABLE companies ADD COLUMN bolagsverket_hash bigint;
+      ALTER TABLE companies ADD COLUMN scb_hash bigint;
+    `,
+  },
 ];
 
 /** The indexes of `companies`, by name: dropped before a bulk load and built after it. */
@@ -99,6 +115,8 @@ export const COMPANY_INDEXES: readonly { name: string; sql: string }[] = [
   ['companies_words', 'USING gin (words)'],
   ['companies_sni', 'USING gin (sni)'],
   ['companies_geo', 'USING gist (point(lng, lat))'],
+  // Covering: a weekly import settles its unchanged lines from this index (company-import.ts).
+  ['companies_fingerprints', '(org_nr) INCLUDE (bolagsverket_hash, scb_hash)'],
 ].map(([name, def]) => ({
   name,
   sql: def.startsWith('UNIQUE')

@@ -1,24 +1,19 @@
 // CompanyRepository over PostgreSQL, with the SQLite store's semantics (the same tests run on
 // both). Searching lives in company-search.ts and search/, bulk loading in company-seeder.ts.
-import type pg from 'pg';
 import type { Company } from '../../core/company.js';
-import { companyIdFromRow, rowFromCompanyId } from '../../core/company-id.js';
+import { rowFromCompanyId } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { SearchFilters, SearchQuery } from '../../core/search-params.js';
-import type { ImportPlanner, ImportRecord, ImportResult } from '../import-types.js';
+import type { ImportOptions, ImportPlanner, ImportRecord, ImportRecords, ImportResult } from '../import-types.js';
 import type { CompanyRepository, CountResult, KeysetPosition, SearchPage } from '../store.js';
-import { CountChanges } from './company-counts.js';
+import { importCompanies } from './company-import.js';
 import { type CompanyRow, distanceKmFrom, readColumns, rowToCompany } from './company-row.js';
 import { searchCompanies } from './company-search.js';
 import { bulkLoadCompanies, type SeedProgress } from './company-seeder.js';
-import { insertCompany, replaceCompany } from './company-writer.js';
 import type { PgDb, Queryable } from './database.js';
 import { countCompanies } from './search/count.js';
 import { allConditions, buildConditions } from './search/filters.js';
 import { numbered } from './search/sql.js';
-
-/** Serialises imports (new rows take the next row numbers), per schema. */
-const IMPORT_LOCK = "pg_advisory_xact_lock(7311, hashtext(current_schema()))";
 
 export class PgCompanyRepository implements CompanyRepository {
   constructor(readonly db: PgDb) {}
@@ -75,42 +70,8 @@ export class PgCompanyRepository implements CompanyRepository {
     });
   }
 
-  async importRecords(records: Iterable<ImportRecord>, plan: ImportPlanner): Promise<ImportResult> {
-    const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
-    await this.db.tx(async (client) => {
-      await client.query(`SELECT ${IMPORT_LOCK}`);
-      let nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
-      const counts = new CountChanges();
-      const now = new Date().toISOString();
-      for (const record of records) {
-        const existingRow = await findRow(client, String(record.data.org_nr ?? ''), true, true);
-        const existing = existingRow ? rowToCompany(existingRow, { expand: true }) : null;
-        const planned = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now);
-        if (!planned) {
-          result.unchanged++;
-          continue;
-        }
-        if (existingRow) {
-          counts.add(existingRow, -1);
-          counts.add(await replaceCompany(client, planned.company, existingRow.rowid), 1);
-          result.updated++;
-        } else {
-          counts.add(await insertCompany(client, planned.company, nextRow++), 1);
-          result.created++;
-        }
-        for (const e of planned.events) {
-          await client.query('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (NULL, $1, $2, $3)', [
-            JSON.stringify(e.event),
-            JSON.stringify(e.subject),
-            now,
-          ]);
-          const type = e.event.type as keyof ImportResult['events'];
-          result.events[type] = (result.events[type] ?? 0) + 1;
-        }
-      }
-      await counts.write(client);
-    });
-    return result;
+  async importRecords(records: ImportRecords, plan: ImportPlanner, opts?: ImportOptions): Promise<ImportResult> {
+    return importCompanies(this.db, records, plan, opts);
   }
 
   async bulkLoad(batches: AsyncIterable<readonly Company[]>, total: number, onProgress?: SeedProgress): Promise<number> {

@@ -3,6 +3,7 @@
 // 0/1, codes and dates as text); writing adds what only PostgreSQL keeps: the word vector of
 // the full-text index and the SNI codes as an array.
 import type { Company } from '../../core/company.js';
+import { fold } from '../../core/text.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyToRow } from '../sqlite/company-row.js';
 
 export { type CompanyRow, distanceKmFrom, rowToCompany } from '../sqlite/company-row.js';
@@ -34,14 +35,26 @@ export function tsvectorText(lexemes: readonly string[]): string {
   return lexemes.map((w) => `'${w}'`).join(' ');
 }
 
+/**
+ * Marks a word of the business description (open-data imports) in `words`: `~bygg` is
+ * "bygg" in the description, found by q through the industry's tier (search/text-sql.ts) and
+ * never taken for a word of the name.
+ */
+export const DESCRIPTION_MARK = '~';
+
+/** The marked words of a business description (its folded words, as tierOf reads them). */
+export function descriptionLexemes(description: string): string[] {
+  return description ? wordLexemes(fold(description)).map((w) => DESCRIPTION_MARK + w) : [];
+}
+
 export interface PgCompanyRow extends CompanyRow {
   words: string;
   sni: string;
 }
 
-export function companyToPgRow(c: Company, rowid: number): PgCompanyRow {
+export function companyToPgRow(c: Company, rowid: number, description = ''): PgCompanyRow {
   const row = companyToRow(c, rowid) as PgCompanyRow;
-  row.words = tsvectorText(wordLexemes(row.name_sort));
+  row.words = tsvectorText([...wordLexemes(row.name_sort), ...descriptionLexemes(description)]);
   row.sni = `{${c.sni_codes.join(',')}}`;
   return row;
 }

@@ -1,18 +1,17 @@
 // CompanyRepository over SQLite. Searching lives in company-search.ts, bulk loading in seeder.ts.
 import type { Company } from '../../core/company.js';
-import { companyIdFromRow, rowFromCompanyId } from '../../core/company-id.js';
+import { rowFromCompanyId } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { SearchFilters, SearchQuery } from '../../core/search-params.js';
-import type { ImportPlanner, ImportRecord, ImportResult } from '../import-types.js';
+import type { ImportOptions, ImportPlanner, ImportRecord, ImportRecords, ImportResult } from '../import-types.js';
+import { importCompanies } from './company-import.js';
 import type { CompanyRepository, CountResult, KeysetPosition, SearchPage } from '../store.js';
 import { type CompanyRow, companySelectList, distanceKmFrom, rowToCompany } from './company-row.js';
 import { countCompanies, searchCompanies } from './company-search.js';
-import { CompanyWriter } from './company-writer.js';
 import type { Db } from './database.js';
 import { filterSql, registerSearchFunctions } from './filter-sql.js';
 import { readSlice } from './company-slices.js';
 import { bulkLoadCompanies, type SeedProgress } from './seeder.js';
-import { CountTally } from './stats/count-tally.js';
 import { canLoadInThreads, loadInThreads, seedThreads } from './bulk/load.js';
 import { generateBatches } from '../../seed/generate-batches.js';
 
@@ -67,41 +66,8 @@ export class SqliteCompanyRepository implements CompanyRepository {
     }
   }
 
-  async importRecords(records: Iterable<ImportRecord>, plan: ImportPlanner): Promise<ImportResult> {
-    const writer = new CompanyWriter(this.db);
-    const appendEvent = this.db.prepare('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (NULL, ?, ?, ?)');
-    const maxRow = this.db.prepare('SELECT coalesce(max(rowid), 0) AS n FROM companies').pluck();
-    const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
-    // The statistics follow every row written (stats/count-keys.ts), in the same transaction.
-    const counts = new CountTally();
-    this.db.transaction(() => {
-      let nextRow = (maxRow.get() as number) + 1;
-      const now = new Date().toISOString();
-      for (const record of records) {
-        const existingRow = this.findRow(String(record.data.org_nr ?? ''), true);
-        const existing = existingRow ? rowToCompany(existingRow, { expand: true }) : null;
-        const planned = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now);
-        if (!planned) {
-          result.unchanged++;
-          continue;
-        }
-        if (existingRow) {
-          counts.add(existingRow, -1);
-          counts.add(writer.replace(planned.company, existingRow.rowid));
-          result.updated++;
-        } else {
-          const rowid = nextRow++;
-          counts.add(writer.insert(planned.company, rowid));
-          result.created++;
-        }
-        for (const e of planned.events) {
-          appendEvent.run(JSON.stringify(e.event), JSON.stringify(e.subject), now);
-          result.events[e.event.type as keyof ImportResult['events']] = (result.events[e.event.type as keyof ImportResult['events']] ?? 0) + 1;
-        }
-      }
-      counts.flush(this.db);
-    })();
-    return result;
+  async importRecords(records: ImportRecords, plan: ImportPlanner, opts?: ImportOptions): Promise<ImportResult> {
+    return importCompanies(this.db, records, plan, opts);
   }
 
   /** The next row number a new company would get: importers use it to name ids before writing. */

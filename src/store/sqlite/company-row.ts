@@ -52,6 +52,9 @@ export const COMPANY_COLUMNS = [
   'updated_at',
 ] as const;
 
+/** Columns only imports read and write (CompanyInternals), never part of the API record. */
+export const INTERNAL_COLUMNS = ['description', 'sources', 'bolagsverket_standing', 'scb_activity', 'bolagsverket_hash', 'scb_hash'] as const;
+
 /** The SELECT list for reading companies (latest_financials only when expanded). */
 export function companySelectList(alias: string, expand: boolean): string {
   return COMPANY_COLUMNS.filter((c) => expand || c !== 'latest_financials')
@@ -99,7 +102,7 @@ export function rowToCompany(r: CompanyRow, opts: { expand?: boolean } = {}): Co
     name: r.name,
     legal_form: r.legal_form as Company['legal_form'],
     status: r.status as Company['status'],
-    address: { street: r.street, postal_code: `${r.postal_code.slice(0, 3)} ${r.postal_code.slice(3)}`, city: r.city },
+    address: { street: r.street, postal_code: r.postal_code ? `${r.postal_code.slice(0, 3)} ${r.postal_code.slice(3)}` : '', city: r.city },
     municipality: municipalityName(r.municipality_code),
     municipality_code: r.municipality_code,
     county: countyName(r.county_code),
@@ -171,9 +174,10 @@ export function companyToRow(c: Company, rowid: number): CompanyRow {
 }
 
 /**
- * The text the full-text index holds for a company: its name and org nr. The industry column
- * stays empty: industry words are matched through SNI and category names (search/text-query.ts).
+ * The text the full-text index holds for a company: its name, its business description (from
+ * Bolagsverket's file; empty otherwise) and org nr. Industry words are also matched through SNI
+ * and category names (search/text-query.ts).
  */
-export function ftsValues(row: CompanyRow): [string, string, string] {
-  return [row.name, '', `${row.org_nr} ${row.org_nr.slice(0, 6)}-${row.org_nr.slice(6)}`];
+export function ftsValues(row: CompanyRow, description = ''): [string, string, string] {
+  return [row.name, description, `${row.org_nr} ${row.org_nr.slice(0, 6)}-${row.org_nr.slice(6)}`];
 }

@@ -1,8 +1,12 @@
 // Writes a company to the four places it lives in: the table, its SNI codes, the full-text
 // index and the spatial index. Shared by the bulk seeder and the importer.
 import type { Company } from '../../core/company.js';
-import { COMPANY_COLUMNS, type CompanyRow, companyToRow, ftsValues } from './company-row.js';
+import type { CompanyInternals } from '../import-types.js';
+import { COMPANY_COLUMNS, type CompanyRow, companyToRow, ftsValues, INTERNAL_COLUMNS } from './company-row.js';
 import type { Db } from './database.js';
+
+type Statement = ReturnType<Db['prepare']>;
+const ALL_COLUMNS: readonly string[] = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
 
 export class CompanyWriter {
   private readonly insertCompany;
@@ -14,14 +18,15 @@ export class CompanyWriter {
   private readonly deleteFts;
   private readonly insertGeo;
   private readonly deleteGeo;
+  private readonly updates = new Map<string, Statement>();
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     const cols = COMPANY_COLUMNS.join(', ');
-    const params = COMPANY_COLUMNS.map((c) => `@${c}`).join(', ');
-    this.insertCompany = db.prepare(`INSERT INTO companies (${cols}) VALUES (${params})`);
+    const all = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
+    this.insertCompany = db.prepare(`INSERT INTO companies (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`);
     this.insertPositional = db.prepare(`INSERT INTO companies (${cols}) VALUES (${COMPANY_COLUMNS.map(() => '?').join(', ')})`);
-    const sets = COMPANY_COLUMNS.filter((c) => c !== 'rowid').map((c) => `${c} = @${c}`).join(', ');
-    this.updateCompany = db.prepare(`UPDATE companies SET ${sets} WHERE rowid = @rowid`);
+    const sets = all.filter((c) => c !== 'rowid').map((c) => `${c} = ?`).join(', ');
+    this.updateCompany = db.prepare(`UPDATE companies SET ${sets} WHERE rowid = ?`);
     this.insertSni = db.prepare('INSERT OR IGNORE INTO company_sni (code, company_rowid) VALUES (?, ?)');
     this.deleteSni = db.prepare('DELETE FROM company_sni WHERE company_rowid = ?');
     this.insertFts = db.prepare('INSERT INTO companies_fts (rowid, name, industry, org_nr) VALUES (?, ?, ?, ?)');
@@ -38,27 +43,62 @@ export class CompanyWriter {
     return row;
   }
 
-  insert(company: Company, rowid: number): CompanyRow {
+  /** `indexes: false` while a first load leaves the secondary indexes to buildIndexesInBulk. */
+  insert(company: Company, rowid: number, internal: CompanyInternals, indexes = true): CompanyRow {
     const row = companyToRow(company, rowid);
-    this.insertCompany.run(row);
-    this.writeIndexes(row);
+    this.insertCompany.run([...COMPANY_COLUMNS.map((c) => row[c]), ...INTERNAL_COLUMNS.map((c) => internal[c])]);
+    if (indexes) this.writeIndexes(row, internal.description);
     return row;
   }
 
-  replace(company: Company, rowid: number): CompanyRow {
+  /**
+   * With `previous` (the stored row), only the columns that differ are set and only the indexes
+   * they feed are rewritten: SQLite rewrites every index whose column an UPDATE names, changed
+   * or not, and that is most of what an import's update costs.
+   */
+  replace(company: Company, rowid: number, internal: CompanyInternals, indexes = true, previous?: CompanyRow & CompanyInternals): CompanyRow {
     const row = companyToRow(company, rowid);
-    this.updateCompany.run(row);
-    this.deleteSni.run(rowid);
-    this.deleteFts.run(rowid);
-    this.deleteGeo.run(rowid);
-    this.writeIndexes(row);
+    const next = { ...row, ...internal } as Record<string, unknown>;
+    const before = previous as unknown as Record<string, unknown> | undefined;
+    if (!before) {
+      this.updateCompany.run([...COMPANY_COLUMNS.filter((c) => c !== 'rowid').map((c) => row[c]), ...INTERNAL_COLUMNS.map((c) => internal[c]), rowid]);
+    } else {
+      const changed = ALL_COLUMNS.filter((c) => c !== 'rowid' && next[c] !== before![c]);
+      if (changed.length === 0) return row;
+      this.updateOf(changed).run([...changed.map((c) => next[c]), rowid]);
+    }
+    if (!indexes) return row;
+    const differs = (...cols: string[]) => !before || cols.some((c) => next[c] !== before[c]);
+    if (differs('sni_codes')) {
+      this.deleteSni.run(rowid);
+      for (const code of row.sni_codes.split(',')) if (code) this.insertSni.run(code, rowid);
+    }
+    if (differs('name', 'description', 'org_nr')) {
+      this.deleteFts.run(rowid);
+      this.insertFts.run(rowid, ...ftsValues(row, internal.description));
+    }
+    if (differs('lat', 'lng')) {
+      this.deleteGeo.run(rowid);
+      if (row.lat !== null && row.lng !== null) this.insertGeo.run(rowid, row.lat, row.lat, row.lng, row.lng);
+    }
     return row;
   }
 
-  private writeIndexes(row: CompanyRow): void {
+  private updateOf(columns: readonly string[]): Statement {
+    const key = columns.join(',');
+    let stmt = this.updates.get(key);
+    if (!stmt) {
+      stmt = this.db.prepare(`UPDATE companies SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE rowid = ?`);
+      if (this.updates.size < 1000) this.updates.set(key, stmt);
+    }
+    return stmt;
+  }
+
+  private writeIndexes(row: CompanyRow, description: string): void {
     for (const code of row.sni_codes.split(',')) if (code) this.insertSni.run(code, row.rowid);
-    // Industry words are matched through the SNI and category names (search/text-query.ts).
-    this.insertFts.run(row.rowid, ...ftsValues(row));
+    // Industry words are matched through the SNI and category names (search/text-query.ts);
+    // the industry column holds the business description the open-data files give.
+    this.insertFts.run(row.rowid, ...ftsValues(row, description));
     if (row.lat !== null && row.lng !== null) this.insertGeo.run(row.rowid, row.lat, row.lat, row.lng, row.lng);
   }
 
@@ -78,7 +118,7 @@ export function buildIndexesInBulk(db: Db): void {
       SELECT rowid, lat, lat, lng, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL ORDER BY municipality_code;
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0);
     INSERT INTO companies_fts (rowid, name, industry, org_nr)
-      SELECT rowid, name, '', org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7)
+      SELECT rowid, name, description, org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7)
       FROM companies ORDER BY rowid;
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 4);
   `);

@@ -31,6 +31,8 @@ export const COMPANY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS companies_revenue_growth ON companies (revenue_growth, rowid)',
   'CREATE INDEX IF NOT EXISTS companies_employees ON companies (employees_rank, rowid)',
   'CREATE INDEX IF NOT EXISTS company_sni_company ON company_sni (company_rowid)',
+  // Covering: a weekly import settles its unchanged lines from this index alone.
+  'CREATE INDEX IF NOT EXISTS companies_fingerprints ON companies (org_nr, bolagsverket_hash, scb_hash)',
 ];
 
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -284,6 +286,24 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         started_at TEXT NOT NULL
       );
       CREATE INDEX incarnations_host ON incarnations (host);
+    `,
+  },
+  {
+    // The open-data imports (Bolagsverket, SCB): the business description, searchable through q
+    // in the full-text index's industry column (empty until now, so nothing to re-index), which
+    // sources list the organisation (bits: 1 Bolagsverket, 2 SCB), each source's own view of its
+    // standing, from which `status` is derived (src/import/open-data/derive-status.ts), and a
+    // fingerprint of its last line in each file (unchanged lines are skipped). Numbered 12: 10 and
+    // 11 are issue 12's (merged separately).
+    version: 12,
+    name: 'open-data sources: business description, source bits, standings and line fingerprints',
+    sql: `
+      ALTER TABLE companies ADD COLUMN description TEXT NOT NULL DEFAULT '';
+      ALTER TABLE companies ADD COLUMN sources INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE companies ADD COLUMN bolagsverket_standing TEXT;
+      ALTER TABLE companies ADD COLUMN scb_activity TEXT;
+      ALTER TABLE companies ADD COLUMN bolagsverket_hash INTEGER;
+      ALTER TABLE companies ADD COLUMN scb_hash INTEGER;
     `,
   },
 ];

@@ -1,20 +1,54 @@
 import { existsSync } from 'node:fs';
 import { importFile } from '../../../import/import-file.js';
 import { ImportError } from '../../../import/import-error.js';
+import { importOpenData } from '../../../import/import-open-data.js';
+import type { ImportResult } from '../../../store/import-types.js';
 import { UsageError } from '../../errors/index.js';
+import { ImportErrorLog } from './import-errors.js';
+import { importProgress } from './import-progress.js';
 import type { DbImportOptions } from './options.js';
 import { openDbStore } from './open.js';
 
 export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   if (!existsSync(opts.file)) throw new UsageError(`No such file: ${opts.file}`, { flag: '<file>' });
   const { store } = await openDbStore(opts);
+  const source = opts.source ?? 'ours';
+  const { io } = opts.factory;
   try {
-    const r = await importFile(store, opts.file);
-    const events = Object.entries(r.events).map(([type, n]) => `${n} ${type}`).join(', ') || 'none';
-    opts.factory.io.stdout.write(`${JSON.stringify({ created: r.created, updated: r.updated, unchanged: r.unchanged, events: r.events })}\n`);
-    opts.factory.notice(`Imported ${opts.file}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged; events: ${events}.`);
+    if (source === 'ours') {
+      const r = await importFile(store, opts.file);
+      report(opts, r, {});
+      return;
+    }
+    const errors = new ImportErrorLog(opts.errorsFile);
+    const progress = importProgress(io, `Importing ${source}`);
+    try {
+      const { result, stats } = await importOpenData(store, opts.file, {
+        source,
+        includePersons: opts.includePersons,
+        strict: opts.strict,
+        onError: (line, message, text) => errors.add(line, message, text),
+        onProgress: (p) => progress.update(p),
+      });
+      progress.done();
+      report(opts, result, { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, vanished: result.vanished ?? 0 });
+    } finally {
+      progress.done();
+      await errors.close();
+      for (const line of errors.summary()) io.stderr.write(`${line}\n`);
+    }
   } catch (e) {
-    if (e instanceof ImportError) throw new UsageError(`Import stopped at ${e.message}; nothing was changed.`);
+    if (e instanceof ImportError) {
+      const changed = source === 'ours' || opts.strict ? '; nothing was changed' : '';
+      throw new UsageError(`Import stopped at ${e.message}${changed}.`);
+    }
     throw e;
   }
+}
+
+function report(opts: DbImportOptions, r: ImportResult, extra: Record<string, number>): void {
+  const events = Object.entries(r.events).map(([type, n]) => `${n} ${type}`).join(', ') || 'none';
+  opts.factory.io.stdout.write(`${JSON.stringify({ created: r.created, updated: r.updated, unchanged: r.unchanged, ...extra, events: r.events })}\n`);
+  const more = Object.entries(extra).map(([k, v]) => `${v} ${k.replaceAll('_', ' ')}`).join(', ');
+  opts.factory.notice(`Imported ${opts.file}: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged${more ? `, ${more}` : ''}; events: ${events}.`);
 }

@@ -13,4 +13,8 @@ export interface DbSeedOptions extends DbOptions {
 
 export interface DbImportOptions extends DbOptions {
   file: string;
+  source?: 'ours' | 'bolagsverket' | 'scb';
+  includePersons?: boolean;
+  strict?: boolean;
+  errorsFile?: string;
 }

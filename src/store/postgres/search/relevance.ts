@@ -3,7 +3,7 @@
 //   1 names that begin with the query - the name index, from the query to its prefix end
 //   2 every word exact               - by rowid
 //   3 the last word as a prefix       - by rowid
-//   4 a word only in the industry     - by rowid
+//   4 a word only in the industry     - by rowid (its category, SNI codes or business description)
 // A tier in rowid order whose words are rare (word-stats.ts) is collected from the full-text
 // index and sorted; a common one is walked in rowid spans, testing each row, until the page is
 // full, and collected after all if the walk passes its budget (the matches were rarer than
@@ -17,6 +17,7 @@ import { type Hit, readStretch } from './read.js';
 import { not, type Sql, sql } from './sql.js';
 import type { TextWord } from '../../sqlite/search/text-query.js';
 import { wordRows, wordStats } from './word-stats.js';
+import { DESCRIPTION_MARK } from '../company-row.js';
 
 /** A tier with at most this many candidate rows is collected through the full-text index (a row
  * collected is a random heap read, about ten times a row walked in rowid order). */
@@ -63,7 +64,9 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
   // A rare word that cannot match through the industry is in every match: all tiers in one pass.
   const whole = rare !== undefined && rare.w.industry.codes.size + rare.w.industry.categories.size === 0;
   if (rare && rare.rows < RARE_WORD_ROWS) {
-    const own = sql('c.words @@ ?::tsquery', `'${rare.w.text}'${rare.w.prefix ? ':*' : ''}`);
+    const p = rare.w.prefix ? ':*' : '';
+    // In every match: as a word of the name, or (tier 4) of the business description.
+    const own = sql('c.words @@ ?::tsquery', whole ? `('${rare.w.text}'${p} | '${DESCRIPTION_MARK}${rare.w.text}'${p})` : `'${rare.w.text}'${p}`);
     phases.push({
       tiers: whole ? [1, 2, 3, 4] : [1, 2, 3],
       read: (resume, limit) => oneOrder(db, [...others, own, whole ? text.match : text.inName], text.relevance, desc, resume, limit, expand),
@@ -102,6 +105,11 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
     const some = !trivial(text.candidates);
     const estimate = some ? rowsOf(text.candidateWords) : Infinity;
     phases.push(byRowid(db, { tier: 4, where: [...others, text.match, not(text.inName)], indexed: some ? text.candidates : text.matchIndexed, estimate, joint: jointOf(false, true) }, stats.rows, expand));
+  } else if (!(whole && rare.rows < RARE_WORD_ROWS)) {
+    // No category or SNI code: tier 4 is the rows with a word only in the business description,
+    // looked up by the description's marked words (none on a register without descriptions).
+    const described = text.describedWords.reduce((sum, w) => sum + wordRows(stats, { ...w, text: DESCRIPTION_MARK + w.text, prefix: w.prefix && !w.digits, digits: false }), 0);
+    phases.push(byRowid(db, { tier: 4, where: [...others, text.match, not(text.inName)], indexed: text.describedBy, estimate: described, joint: described }, stats.rows, expand));
   }
   if (desc) phases.reverse();
   const startTier = after ? Number(String(after.v)[0]) : null;

@@ -3,13 +3,16 @@
 // in SQL over the `words` column, which holds exactly the name words tierOf reads (company-row.ts),
 // and over org_nr for the org nr's words, so both stores find and rank alike:
 //   a word matches a name or org nr word exactly; the last word also as a prefix (a number
-//   only as a prefix of the org nr); or any word matches through the industry.
+//   only as a prefix of the org nr); or any word matches through the industry: its category's
+//   or SNI codes' names, or a word of the business description (in `words` with DESCRIPTION_MARK,
+//   exactly; the last also as a prefix unless a number).
 //   tier 1 every word in the name or org nr, and the folded name begins with the query
 //   tier 2 every word exactly in the name or org nr
 //   tier 3 every word in the name or org nr, the last as a prefix
 //   tier 4 the rest (some word only through the industry)
 // The relevance value is that of relevanceValue: '1' + name for tier 1, else the tier's digit.
 import { prefixEnd } from '../../sqlite/search/predicates.js';
+import { DESCRIPTION_MARK } from '../company-row.js';
 import type { TextQuery, TextWord } from '../../sqlite/search/text-query.js';
 import { and, placeholders, type Sql, sql } from './sql.js';
 
@@ -39,8 +42,15 @@ export interface TextSql {
   /** inName and match as an index can answer them (to collect a few rows from the full-text index). */
   inNameIndexed: Sql;
   matchIndexed: Sql;
-  /** Industry matches exist for some word: tier 4 can be non-empty. */
+  /** Industry matches (category, SNI codes) exist for some word. */
   industry: boolean;
+  /**
+   * What every row of tier 4 has when no word matches through a category or SNI code: one
+   * word of the business description (an index lookup of the marked words, few or none).
+   */
+  describedBy: Sql;
+  /** The words whose description rows describedBy looks up. */
+  describedWords: TextWord[];
   /** Per word, its matches (name, org nr or industry) as an index finds them. */
   wordMatches: Sql[];
   /** The relevance value of a matching row. */
@@ -48,6 +58,13 @@ export interface TextSql {
 }
 
 const lexeme = (w: TextWord) => `'${w.text}'`;
+/** The word in the name, or as a word of the business description (the last also as a prefix, but a number). */
+const anyLexeme = (w: TextWord, asPrefix: boolean) => {
+  const p = asPrefix ? ':*' : '';
+  return `('${w.text}'${p} | '${DESCRIPTION_MARK}${w.text}'${w.digits ? '' : p})`;
+};
+/** The word in the business description. */
+const descriptionLexeme = (w: TextWord) => `'${DESCRIPTION_MARK}${w.text}'${w.prefix && !w.digits ? ':*' : ''}`;
 
 function tsquery(words: readonly TextWord[], lastAsPrefix: boolean): string {
   return words.map((w, i) => (lastAsPrefix && i === words.length - 1 ? `${lexeme(w)}:*` : lexeme(w))).join(' & ');
@@ -81,6 +98,7 @@ function wordInName(w: TextWord): Sql {
 
 function wordInIndustry(w: TextWord): Sql | null {
   const parts: Sql[] = [];
+  parts.push(sql('c.words @@ ?::tsquery', descriptionLexeme(w)));
   const cats = [...w.industry.categories];
   if (cats.length) parts.push(sql(`c.category_slug IN (${placeholders(cats.length)})`, ...cats));
   if (w.industry.codes.size) parts.push(sql('c.sni && ?::text[]', `{${[...w.industry.codes].join(',')}}`));
@@ -96,26 +114,48 @@ export function textSql(tq: TextQuery): TextSql {
   const exact = numbers ? and(words.map(exactWord)) : sql('c.words @@ ?::tsquery', tsquery(words, false));
   const startsWith = sql('c.name_sort >= ? AND c.name_sort < ? AND starts_with(c.name_sort, ?)', tq.folded, prefixEnd(tq.folded), tq.folded);
   const industries = words.map(wordInIndustry);
-  const industry = industries.some((x) => x !== null);
+  // Categories and SNI codes; every word can also match through the business description.
+  const industry = words.some((w) => w.industry.codes.size + w.industry.categories.size > 0);
   const wordMatches = words.map((w, i) => {
     const name = wordInName(w);
     const ind = industries[i];
     return ind ? or([name, ind]) : name;
   });
-  const match = industry ? and(wordMatches) : inName;
-  const plain = words.filter((w, i) => industries[i] === null && !w.digits && !(w.prefix && w.text.length < 3));
-  const numbersOnly = words.filter((w, i) => industries[i] === null && w.digits);
+  const noIndustry = (w: TextWord) => w.industry.codes.size + w.industry.categories.size === 0;
+  // Without numbers or industry words, every word in the name or the description: one query.
+  const match = !numbers && !industry ? sql('c.words @@ ?::tsquery', words.map((w, i) => anyLexeme(w, w.prefix && i === words.length - 1)).join(' & ')) : and(wordMatches);
+  const plain = words.filter((w) => noIndustry(w) && !w.digits && !(w.prefix && w.text.length < 3));
+  const numbersOnly = words.filter((w) => noIndustry(w) && w.digits);
   const candidates = and([
-    ...(plain.length ? [sql('c.words @@ ?::tsquery', tsquery(plain, plain[plain.length - 1].prefix))] : []),
-    ...numbersOnly.map(wordInName),
+    ...(plain.length ? [sql('c.words @@ ?::tsquery', plain.map((w, i) => anyLexeme(w, w.prefix && i === plain.length - 1)).join(' & '))] : []),
+    ...numbersOnly.map((w) => or([wordInName(w), sql('c.words @@ ?::tsquery', descriptionLexeme(w))])),
   ]);
+  // Every word: the one that is not in the name may be any of them (the marked words are few).
+  const described = words;
+  const describedBy = described.length ? sql('c.words @@ ?::tsquery', described.map(descriptionLexeme).join(' | ')) : sql('true');
   const named = words.filter((w) => !w.digits && !(w.prefix && w.text.length < 3));
   const nameCandidates = named.length ? sql('c.words @@ ?::tsquery', tsquery(named, named[named.length - 1].prefix)) : sql('true');
   const relevance: Sql = {
     sql: `(CASE WHEN (${inName.sql}) AND (${startsWith.sql}) THEN '1' || c.name_sort WHEN ${exact.sql} THEN '2' WHEN ${inName.sql} THEN '3' ELSE '4' END) COLLATE "C"`,
     params: [...inName.params, ...startsWith.params, ...exact.params, ...inName.params],
   };
-  return { match: unindexed(match), candidates, inName: unindexed(inName), inNameIndexed: inName, matchIndexed: match, nameCandidates, nameCandidateWords: named, candidateWords: plain, wordMatches, exact, startsWith, industry, relevance };
+  return {
+    match: unindexed(match),
+    candidates,
+    inName: unindexed(inName),
+    inNameIndexed: inName,
+    matchIndexed: match,
+    nameCandidates,
+    nameCandidateWords: named,
+    candidateWords: plain,
+    wordMatches,
+    exact,
+    startsWith,
+    industry,
+    describedBy,
+    describedWords: described,
+    relevance,
+  };
 }
 
 /**

@@ -8,11 +8,12 @@ export function registerSearchFunctions(db: Db): void {
   if (registered.has(db)) return;
   registered.add(db);
   // A plan asks for a row's tier twice (to filter, then to sort): the last answer is kept.
-  let lq: unknown, ln: unknown, lo: unknown, lc: unknown, ls: unknown;
+  let lq: unknown, ln: unknown, lo: unknown, lc: unknown, ls: unknown, ld: unknown;
   let lt = 0;
-  const tier = (q: unknown, name: unknown, org: unknown, cat: unknown, sni: unknown): number => {
-    if (name === ln && org === lo && q === lq && cat === lc && sni === ls) return lt;
-    lt = tierOf(parseTextQuery(String(q)), String(name), String(org), String(cat), sni === null ? '' : String(sni));
+  const tier = (q: unknown, name: unknown, org: unknown, cat: unknown, sni: unknown, description: unknown): number => {
+    if (name === ln && org === lo && q === lq && cat === lc && sni === ls && description === ld) return lt;
+    lt = tierOf(parseTextQuery(String(q)), String(name), String(org), String(cat), sni === null ? '' : String(sni), description == null ? '' : String(description));
+    ld = description;
     lq = q;
     ln = name;
     lo = org;
@@ -21,8 +22,8 @@ export function registerSearchFunctions(db: Db): void {
     return lt;
   };
   db.function('bolag_tier', { deterministic: true }, tier);
-  db.function('bolag_rel', { deterministic: true }, (q, name, org, cat, sni) => {
-    const t = tier(q, name, org, cat, sni);
+  db.function('bolag_rel', { deterministic: true }, (q, name, org, cat, sni, description) => {
+    const t = tier(q, name, org, cat, sni, description);
     return t === 0 ? null : relevanceValue(t, String(name));
   });
 }

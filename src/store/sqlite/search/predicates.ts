@@ -187,7 +187,7 @@ export function buildPredicates(f: SearchFilters): Predicates {
     if (text.words.length === 0) empty = true;
     list.push({
       name: 'q',
-      check: { sql: 'bolag_tier(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes) > 0', params: [text.raw] },
+      check: { sql: 'bolag_tier(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes, c.description) > 0', params: [text.raw] },
       drivers: textDrivers(text),
     });
   }
@@ -195,6 +195,8 @@ export function buildPredicates(f: SearchFilters): Predicates {
 }
 
 export const FTS_COLUMNS = '{name org_nr}';
+/** What the drivers look words up in: the business description (industry column) too. */
+const FTS_DRIVER_COLUMNS = '{name industry org_nr}';
 
 /** The full-text phrase of one word: the last word as a prefix, except a number (see wordDriver). */
 export function ftsPhrase(w: TextWord, exact = false): string {
@@ -215,7 +217,7 @@ function textDrivers(tq: TextQuery): Driver[] {
   if (tq.words.length === 0) return [];
   const drivers: Driver[] = [];
   const anyIndustry = tq.words.some((w) => w.industry.codes.size > 0 || w.industry.categories.size > 0);
-  const all = ftsAllWords(tq, false);
+  const all = ftsAllWords(tq, false)?.replace(FTS_COLUMNS, FTS_DRIVER_COLUMNS);
   if (!anyIndustry && all && tq.words.length > 1) {
     drivers.push({ name: 'q:all', kind: 'rowids', sql: 'SELECT rowid FROM companies_fts WHERE companies_fts MATCH ?', params: [all], sliceable: true });
   }
@@ -225,7 +227,7 @@ function textDrivers(tq: TextQuery): Driver[] {
 
 function wordDriver(w: TextWord): Driver {
   const parts = ['SELECT rowid FROM companies_fts WHERE companies_fts MATCH ?'];
-  const params: unknown[] = [`${FTS_COLUMNS} : ${ftsPhrase(w)}`];
+  const params: unknown[] = [`${FTS_DRIVER_COLUMNS} : ${ftsPhrase(w)}`];
   if (w.prefix && w.digits) {
     // A number typed as the last word: a prefix of the org nr, through its own index.
     parts.push('SELECT rowid FROM companies WHERE org_nr >= ? AND org_nr < ?');

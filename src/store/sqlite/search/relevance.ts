@@ -14,7 +14,7 @@ import { TIER_EXACT, TIER_INDUSTRY, TIER_PREFIX, TIER_STARTS_WITH, tierOfValue, 
 import { type Phase, type Position, walk } from './walk.js';
 import { pluckOne } from './statements.js';
 
-const TIER_CHECK = 'bolag_tier(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes) = ?';
+const TIER_CHECK = 'bolag_tier(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes, c.description) = ?';
 
 /** Collecting ranks each row with a function: dearer per row than walking. */
 const RELEVANCE_COLLECT_COST = 2.5;
@@ -24,7 +24,7 @@ export function relevancePage(input: PlanInput): Planned {
   const tq = preds.text as TextQuery;
   const descending = query.sort.descending;
   const checks = allChecks(preds);
-  const value = { sql: 'bolag_rel(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes)', params: [tq.raw], nullable: false };
+  const value = { sql: 'bolag_rel(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes, c.description)', params: [tq.raw], nullable: false };
   const choices = rankDrivers(db, preds);
   // The tiers' own orders settle the text; a walk tests the other filters row by row.
   const a = assess(db, preds, need, preds.list.filter((p) => p.name !== 'q'), choices, RELEVANCE_COLLECT_COST);
@@ -138,7 +138,9 @@ function tierPhases(
   phases.set(TIER_EXACT, byRowid(fts(ftsAllWords(tq, true) as string), TIER_EXACT));
   const prefixExpr = ftsAllWords(tq, false);
   phases.set(TIER_PREFIX, byRowid(prefixExpr ? fts(prefixExpr) : rare.sql ? fromWord : table, TIER_PREFIX));
-  if (tq.words.some((w) => w.industry.codes.size > 0 || w.industry.categories.size > 0)) {
+  // Tier 4 also holds matches through the business description, which only the rarest word's
+  // own rows (the full-text index over name, description and org nr) can list.
+  if (rare.sql || tq.words.some((w) => w.industry.codes.size > 0 || w.industry.categories.size > 0)) {
     phases.set(TIER_INDUSTRY, byRowid(rare.sql ? fromWord : table, TIER_INDUSTRY));
   }
 

@@ -5,7 +5,8 @@
 // every word matches
 //   - a word of its name, or of its org nr (`5566778899`, `556677`, `8899`), exactly; the
 //     last word also as a prefix (of a name word; a number only as a prefix of the org nr), or
-//   - a word of its industry (the names of its category and SNI codes), the same way.
+//   - a word of its industry (the names of its category and SNI codes, and the business
+//     description Bolagsverket's file gives), the same way.
 // Relevance, best first, ties by id:
 //   1 the name begins with the query (then by name),
 //   2 every word is a word of the name or org nr,
@@ -65,13 +66,14 @@ export function parseTextQuery(q: string): TextQuery {
 }
 
 /** The tier of a company for the query, 0 when it does not match. */
-export function tierOf(tq: TextQuery, nameSort: string, orgNr: string, categorySlug: string, sniCodes: string): number {
+export function tierOf(tq: TextQuery, nameSort: string, orgNr: string, categorySlug: string, sniCodes: string, description = ''): number {
   const words = tq.words;
   if (words.length === 0) return 0;
   let nameWords: string[] | null = null;
   let allExact = true;
   let allName = true;
   let codes: string[] | null = null;
+  let descriptionWords: string[] | null = null;
   for (const w of words) {
     const t = w.text;
     // A word that is no substring of the name or org nr can only match through the industry:
@@ -87,9 +89,13 @@ export function tierOf(tq: TextQuery, nameSort: string, orgNr: string, categoryS
     allExact = false;
     allName = false;
     if (w.industry.categories.has(categorySlug)) continue;
-    if (w.industry.codes.size === 0) return 0;
-    codes ??= sniCodes ? sniCodes.split(',') : [];
-    if (!codes.some((c) => w.industry.codes.has(c))) return 0;
+    if (w.industry.codes.size > 0) {
+      codes ??= sniCodes ? sniCodes.split(',') : [];
+      if (codes.some((c) => w.industry.codes.has(c))) continue;
+    }
+    if (description === '') return 0;
+    descriptionWords ??= fold(description).match(WORD) ?? [];
+    if (!descriptionWords.some((d) => d === t || (w.prefix && !w.digits && d.startsWith(t)))) return 0;
   }
   if (allName && nameSort.startsWith(tq.folded)) return TIER_STARTS_WITH;
   if (allExact) return TIER_EXACT;

@@ -1,0 +1,61 @@
+// One line of `bolagsverket_bulkfil.txt`: `;`-separated, every field in `"`. Free text holds
+// stray unescaped quotes, so a line is split on `";"` rather than by a CSV parser.
+import { isValidOrgNr } from '../../core/orgnr.js';
+import { cleanText } from '../open-data/clean-text.js';
+import { parseDollarAddress } from '../open-data/parse-address.js';
+import { type BolagsverketRow, RowError } from '../open-data/source-row.js';
+import { mapBolagsverketLegalForm } from './map-legal-form.js';
+import { parseName } from './parse-name.js';
+import { ongoingProceeding } from './parse-proceedings.js';
+
+export const BOLAGSVERKET_COLUMNS = 11;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isBolagsverketHeader(text: string): boolean {
+  return /^\uFEFF?"?organisationsidentitet/i.test(text);
+}
+
+/** The fields of a line, quotes stripped and `""` unescaped. */
+export function splitBolagsverketLine(text: string): string[] {
+  let s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  s = s.replace(/[\t ]+$/, '');
+  if (s.startsWith('"')) s = s.slice(1);
+  if (s.endsWith('"')) s = s.slice(0, -1);
+  return s.split('";"').map((f) => (f.includes('""') ? f.replaceAll('""', '"') : f));
+}
+
+export function parseBolagsverketRow(line: number, text: string): BolagsverketRow {
+  const f = splitBolagsverketLine(text);
+  if (f.length !== BOLAGSVERKET_COLUMNS) throw new RowError(line, `has ${f.length} fields, expected ${BOLAGSVERKET_COLUMNS}`);
+  const identity = cleanText(f[0]);
+  const [number = '', type = ''] = identity.split('$');
+  const isPerson = type === 'PERSON-IDORG';
+  const orgNr = toTenDigits(number.replace(/\D/g, ''), isPerson);
+  if (orgNr === null) throw new RowError(line, `organisationsidentitet "${identity}" is not a valid number`);
+  const name = parseName(cleanText(f[3]));
+  if (name === '') throw new RowError(line, 'organisationsnamn holds no name');
+  const deregistered = cleanText(f[5]);
+  const registered = cleanText(f[8]);
+  const standing = DATE.test(deregistered) ? 'avregistrerad' : (ongoingProceeding(cleanText(f[7])) ?? 'registrerad');
+  return {
+    source: 'bolagsverket',
+    line,
+    orgNr,
+    isPerson,
+    name,
+    legalForm: mapBolagsverketLegalForm(cleanText(f[4]), orgNr, isPerson),
+    registrationDate: DATE.test(registered) ? registered : null,
+    standing,
+    description: cleanText(f[9]),
+    address: parseDollarAddress(cleanText(f[10])),
+  };
+}
+
+/** Org nrs have 10 digits; personal identity numbers 12 (century first), of which we keep 10. */
+function toTenDigits(digits: string, isPerson: boolean): string | null {
+  let ten: string;
+  if (digits.length === 10) ten = digits;
+  else if (digits.length === 12 && (isPerson || digits.startsWith('16'))) ten = digits.slice(2);
+  else return null;
+  return isValidOrgNr(ten) ? ten : null;
+}

@@ -1,0 +1,45 @@
+// `bolag db import --source bolagsverket|scb FILE`: the zip or its text file, streamed and
+// merged into the register batch by batch (each batch its own transaction, so a running server
+// keeps delivering), organisations the file no longer lists marked, none deleted.
+import { planSourceRow, planVanished } from './open-data/plan-source-row.js';
+import { type OpenDataSource, type ReadStats, readSourceRecords } from './open-data/read-source.js';
+import { openTextSource } from './source/open-text.js';
+import { type ImportResult, SOURCE_BITS } from '../store/import-types.js';
+import type { Store } from '../store/store.js';
+
+export interface OpenDataImportOptions {
+  source: OpenDataSource;
+  includePersons?: boolean;
+  strict?: boolean;
+  batchSize?: number;
+  onError?: (line: number, message: string, text: string) => void;
+  /** After each batch: records read, uncompressed bytes read and in all. */
+  onProgress?: (p: { lines: number; bytes: number; totalBytes: number }) => void;
+}
+
+export async function importOpenData(store: Store, path: string, opts: OpenDataImportOptions): Promise<{ result: ImportResult; stats: ReadStats }> {
+  const text = await openTextSource(path, opts.source === 'scb' ? 'windows-1252' : 'utf-8');
+  const stats: ReadStats = { lines: 0, records: 0, persons: 0, errors: 0, errorsWithKey: 0 };
+  const records = readSourceRecords(opts.source, text.lines, stats, {
+    includePersons: opts.includePersons ?? false,
+    strict: opts.strict ?? false,
+    onError: opts.onError ?? (() => {}),
+  });
+  const result = await store.companies.importRecords(records, planSourceRow, {
+    // --strict: all or nothing, so a bad line leaves the register as it was.
+    atomic: opts.strict ?? false,
+    batchSize: opts.batchSize,
+    firstLoadOf: SOURCE_BITS[opts.source],
+    fingerprints: opts.source === 'bolagsverket' ? 'bolagsverket_hash' : 'scb_hash',
+    vanished: {
+      sourceBit: SOURCE_BITS[opts.source],
+      plan: planVanished(opts.source),
+      // A file that was largely unreadable (or the wrong file) must not mark the register as gone.
+      enabled: () => stats.records > 0 && stats.errors <= Math.max(100, stats.lines * 0.01),
+    },
+    onBatch: () => opts.onProgress?.({ lines: stats.lines, bytes: text.bytesRead(), totalBytes: text.totalBytes }),
+  });
+  // Those lines reached the register only to be seen, not as records.
+  result.unchanged -= stats.errorsWithKey + (stats.personsWithKey ?? 0);
+  return { result, stats };
+}

@@ -1,0 +1,14 @@
+// The register's status from what each source says (docs/open-data-import.md). Bolagsverket
+// decides deregistration and proceedings; SCB whether a registered organisation is active.
+// Kept as two separate facts, so the order of the weekly imports does not matter.
+import type { Status } from '../../core/values.js';
+
+export function deriveStatus(bolagsverket: string | null, scb: string | null, current: Status): Status {
+  if (bolagsverket === 'avregistrerad' || bolagsverket === 'saknas') return 'avregistrerad';
+  if (bolagsverket === 'konkurs' || bolagsverket === 'likvidation' || bolagsverket === 'rekonstruktion') return bolagsverket;
+  // Without Bolagsverket (associations, public bodies), SCB's word on leaving counts.
+  if (bolagsverket === null && (scb === 'avregistrerad' || scb === 'saknas')) return 'avregistrerad';
+  if (scb === 'vilande') return 'vilande';
+  if (bolagsverket === 'registrerad' || scb === 'aktiv') return 'aktiv';
+  return current;
+}

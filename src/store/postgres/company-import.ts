@@ -1,0 +1,263 @@
+// The import engine over PostgreSQL, with the SQLite engine's semantics (sqlite/company-import.ts):
+// records are read in batches; each batch is compared with what is stored in one indexed read by
+// org_nr (a line whose fingerprint is unchanged settled from the covering index alone), and only
+// what changed is written, in set-based statements, with its events (the outbox) and the moves
+// of company_counts in the same transaction. Either one transaction for the whole import (all or
+// nothing) or one per batch, so that a running server's writes interleave.
+import type pg from 'pg';
+import type { Company } from '../../core/company.js';
+import { companyIdFromRow } from '../../core/company-id.js';
+import { normalizeOrgNr } from '../../core/orgnr.js';
+import {
+  type CompanyInternals,
+  type ImportOptions,
+  type ImportPlanner,
+  type ImportRecord,
+  type ImportRecords,
+  inBatches,
+  type ImportResult,
+  NO_INTERNALS,
+  type PlannedWrite,
+  type StoredCompany,
+} from '../import-types.js';
+import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
+import { RowidSet } from '../sqlite/rowid-set.js';
+import { CountChanges } from './company-counts.js';
+import { COMPANY_INDEXES } from './company-migrations.js';
+import { type CompanyRow, companyToPgRow, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
+import type { PgDb } from './database.js';
+
+/** Serialises imports (new rows take the next row numbers), per schema. */
+export const IMPORT_LOCK = 'pg_advisory_xact_lock(7311, hashtext(current_schema()))';
+
+type StoredRow = CompanyRow & CompanyInternals;
+const SELECT = `SELECT ${readColumns(true)}, ${INTERNAL_COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
+const WRITTEN = [...PG_COLUMNS, ...INTERNAL_COLUMNS];
+const INSERT = `INSERT INTO companies (${WRITTEN.join(', ')})
+  SELECT ${WRITTEN.join(', ')} FROM json_populate_recordset(NULL::companies, $1::json)`;
+const UPDATE = `UPDATE companies c SET (${WRITTEN.filter((c) => c !== 'rowid').join(', ')}) =
+  (${WRITTEN.filter((c) => c !== 'rowid').map((c) => `v.${c}`).join(', ')})
+  FROM json_populate_recordset(NULL::companies, $1::json) v WHERE c.rowid = v.rowid`;
+const INSERT_EVENTS = `INSERT INTO outbox (account_id, event, subject, created_at)
+  SELECT NULL, e.event::json, e.subject::json, $3 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(event, subject, n) ORDER BY e.n`;
+
+export async function importCompanies(
+  db: PgDb,
+  records: ImportRecords,
+  plan: ImportPlanner,
+  opts: ImportOptions = {},
+): Promise<ImportResult> {
+  const batchSize = opts.batchSize ?? 5_000;
+  const atomic = opts.atomic ?? true;
+  const fingerprintColumn = opts.fingerprints;
+  const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
+  const seen = new RowidSet();
+  const now = new Date().toISOString();
+
+  // An empty register (never bulk loaded) has no indexes yet: each batch looks its keys up.
+  await db.query(COMPANY_INDEXES.filter((i) => i.name === 'companies_org_nr' || i.name === 'companies_fingerprints').map((i) => i.sql).join('; '));
+  const quiet =
+    opts.firstLoadOf !== undefined && (await db.query('SELECT 1 FROM companies WHERE (sources & $1) != 0 LIMIT 1', [opts.firstLoadOf])).rows.length === 0;
+
+  /** One batch, in the caller's transaction: compared, planned, written. */
+  const applyBatch = async (client: pg.ClientBase, all: ImportRecord[]): Promise<void> => {
+    await client.query(`SELECT ${IMPORT_LOCK}`);
+    let nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
+    let batch = all;
+    const setFingerprints: [number, number][] = [];
+    if (fingerprintColumn) {
+      // Lines unchanged since the last import: settled from the covering index (their records
+      // need not even be parsed: ImportRecord.key).
+      const printKeys = all.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
+      const withPrint = [...new Set(printKeys.filter((k): k is string => k !== null))];
+      const stored = new Map<string, [number, number | null]>();
+      if (withPrint.length > 0) {
+        const { rows } = await client.query<{ org_nr: string; rowid: number; hash: number | null }>(
+          `SELECT org_nr, rowid, ${fingerprintColumn} AS hash FROM companies WHERE org_nr = ANY($1::text[])`,
+          [withPrint],
+        );
+        for (const r of rows) stored.set(r.org_nr, [r.rowid, r.hash]);
+      }
+      batch = all.filter((r, i) => {
+        const hit = printKeys[i] === null ? undefined : stored.get(printKeys[i]!);
+        if (!hit || hit[1] !== r.fingerprint) return true;
+        seen.add(hit[0]);
+        result.unchanged++;
+        return false;
+      });
+    }
+    const batchKeys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
+    if (batch.length === 0) return;
+
+    const lookup = [...new Set(batchKeys.filter((k): k is string => k !== null))];
+    const stored = new Map<string, StoredRow>();
+    if (lookup.length > 0) {
+      // FOR UPDATE: a concurrent writer of the same companies waits for this batch.
+      const { rows } = await client.query<StoredRow>(`${SELECT} WHERE c.org_nr = ANY($1::text[]) FOR UPDATE`, [lookup]);
+      for (const row of rows) stored.set(row.org_nr, row);
+    }
+    const inserts = new Map<number, Record<string, unknown>>();
+    const updates = new Map<number, Record<string, unknown>>();
+    const events: [string, string][] = [];
+    const counts = new CountChanges();
+
+    const write = (planned: PlannedWrite, existing: StoredRow | undefined): StoredRow => {
+      const internal = planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS);
+      const rowid = existing ? existing.rowid : nextRow++;
+      const row = companyToPgRow(planned.company, rowid, internal.description) as PgCompanyRow & CompanyInternals;
+      Object.assign(row, pick(internal));
+      if (existing) {
+        counts.add(existing, -1);
+        // A row created earlier in this batch is still to be inserted.
+        (inserts.has(rowid) ? inserts : updates).set(rowid, row as unknown as Record<string, unknown>);
+        result.updated++;
+      } else {
+        inserts.set(rowid, row as unknown as Record<string, unknown>);
+        result.created++;
+      }
+      counts.add(row, 1);
+      if (!quiet) {
+        for (const e of planned.events) {
+          events.push([JSON.stringify(e.event), JSON.stringify(e.subject)]);
+          const type = e.event.type as keyof ImportResult['events'];
+          result.events[type] = (result.events[type] ?? 0) + 1;
+        }
+      }
+      return row;
+    };
+
+    const planned = new Map<string, StoredCompany>();
+    batch.forEach((record, i) => {
+      const key = batchKeys[i];
+      const row = key === null ? undefined : stored.get(key);
+      const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
+      const next = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now, quiet);
+      if (row) seen.add(row.rowid);
+      if (!next) {
+        result.unchanged++;
+        // Same data from a new line (or a first fingerprint): remembered, so it is skipped next time.
+        if (row && fingerprintColumn && record.fingerprint !== undefined && row[fingerprintColumn] !== record.fingerprint) {
+          setFingerprints.push([row.rowid, record.fingerprint]);
+        }
+        return;
+      }
+      if (fingerprintColumn && record.fingerprint !== undefined) {
+        next.company.internal = { ...(next.company.internal ?? (row ? internalsOf(row) : NO_INTERNALS)), [fingerprintColumn]: record.fingerprint };
+      }
+      const written = write(next, row);
+      seen.add(written.rowid);
+      if (key !== null) {
+        planned.set(key, { ...next.company, internal: internalsOf(written) });
+        // A later record of the same key compares with (and counts off) what this one wrote.
+        stored.set(key, written);
+      }
+    });
+    await flush(client, inserts, updates, events, counts, now);
+    if (setFingerprints.length > 0) {
+      await client.query(
+        `UPDATE companies c SET ${fingerprintColumn} = v.hash FROM unnest($1::int[], $2::bigint[]) AS v(rowid, hash) WHERE c.rowid = v.rowid`,
+        [setFingerprints.map((f) => f[0]), setFingerprints.map((f) => f[1])],
+      );
+    }
+  };
+
+  /** The rows this source listed before and the file did not: planned as gone, page by page. */
+  const markVanished = async (client: pg.ClientBase, ids: number[]): Promise<void> => {
+    const { sourceBit: _bit, plan: planVanished } = opts.vanished!;
+    await client.query(`SELECT ${IMPORT_LOCK}`);
+    const { rows } = await client.query<StoredRow>(`${SELECT} WHERE c.rowid = ANY($1::int[]) ORDER BY c.rowid FOR UPDATE`, [ids]);
+    const inserts = new Map<number, Record<string, unknown>>();
+    const updates = new Map<number, Record<string, unknown>>();
+    const events: [string, string][] = [];
+    const counts = new CountChanges();
+    for (const row of rows) {
+      const planned = planVanished(toStored(row), now);
+      if (!planned) continue;
+      const internal = planned.company.internal ?? internalsOf(row);
+      const next = companyToPgRow(planned.company, row.rowid, internal.description) as PgCompanyRow & CompanyInternals;
+      Object.assign(next, pick(internal));
+      counts.add(row, -1);
+      counts.add(next, 1);
+      updates.set(row.rowid, next as unknown as Record<string, unknown>);
+      result.vanished = (result.vanished ?? 0) + 1;
+      for (const e of planned.events) {
+        events.push([JSON.stringify(e.event), JSON.stringify(e.subject)]);
+        const type = e.event.type as keyof ImportResult['events'];
+        result.events[type] = (result.events[type] ?? 0) + 1;
+      }
+    }
+    await flush(client, inserts, updates, events, counts, now);
+  };
+
+  const runAll = async (inTx: <T>(fn: (client: pg.ClientBase) => Promise<T>) => Promise<T>): Promise<void> => {
+    let read = 0;
+    for await (const batch of inBatches(records, batchSize)) {
+      await inTx((client) => applyBatch(client, batch));
+      read += batch.length;
+      opts.onBatch?.(read);
+    }
+    // A source's first import has nothing it listed before.
+    if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {
+      result.vanished = 0;
+      const listed = fingerprintColumn ? `${fingerprintColumn} IS NOT NULL` : `(sources & ${Number(opts.vanished.sourceBit)}) != 0`;
+      let after = 0;
+      for (;;) {
+        const page = await inTx(async (client) =>
+          (await client.query<{ rowid: number }>(`SELECT rowid FROM companies WHERE rowid > $1 AND ${listed} ORDER BY rowid LIMIT 10000`, [after])).rows.map((r) => r.rowid),
+        );
+        if (page.length === 0) break;
+        after = page[page.length - 1];
+        const gone = page.filter((id) => !seen.has(id));
+        if (gone.length > 0) await inTx((client) => markVanished(client, gone));
+      }
+    }
+  };
+
+  if (atomic) {
+    await db.tx((client) => runAll((fn) => fn(client)));
+  } else {
+    await runAll((fn) => db.tx(fn));
+  }
+  // A source's first load changes most of the register: the planner's statistics follow, and
+  // the indexes a register that was never bulk loaded lacks are built once, now.
+  if (quiet && !atomic) {
+    for (const { sql } of COMPANY_INDEXES) await db.query(sql);
+    await db.query('ANALYZE companies');
+  }
+  return result;
+}
+
+async function flush(
+  client: pg.ClientBase,
+  inserts: Map<number, Record<string, unknown>>,
+  updates: Map<number, Record<string, unknown>>,
+  events: [string, string][],
+  counts: CountChanges,
+  now: string,
+): Promise<void> {
+  if (inserts.size > 0) await client.query(INSERT, [JSON.stringify([...inserts.values()])]);
+  if (updates.size > 0) await client.query(UPDATE, [JSON.stringify([...updates.values()])]);
+  if (events.length > 0) await client.query(INSERT_EVENTS, [events.map((e) => e[0]), events.map((e) => e[1]), now]);
+  await counts.write(client);
+}
+
+function pick(internal: CompanyInternals): CompanyInternals {
+  return {
+    description: internal.description ?? '',
+    sources: internal.sources ?? 0,
+    bolagsverket_standing: internal.bolagsverket_standing ?? null,
+    scb_activity: internal.scb_activity ?? null,
+    bolagsverket_hash: internal.bolagsverket_hash ?? null,
+    scb_hash: internal.scb_hash ?? null,
+  };
+}
+
+function toStored(row: StoredRow): StoredCompany {
+  const company: StoredCompany = rowToCompany(row, { expand: true }) as Company;
+  company.internal = internalsOf(row);
+  return company;
+}
+
+function internalsOf(row: Partial<CompanyInternals>): CompanyInternals {
+  return pick(row as CompanyInternals);
+}

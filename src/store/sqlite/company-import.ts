@@ -1,0 +1,225 @@
+// The import engine over SQLite: records are read in batches; each batch is compared with what
+// is stored in one indexed read by org_nr, and only what changed is written, with its events
+// (the outbox) in the same transaction. Either one transaction for the whole import (all or
+// nothing) or one per batch, so that a running server's writes interleave. The statistics
+// (`company_counts`, stats/count-keys.ts) follow every row written: -1 for the values a row had,
+// +1 for those it gets, added to the table in the transaction that wrote the rows.
+import type { Company } from '../../core/company.js';
+import { companyIdFromRow } from '../../core/company-id.js';
+import { normalizeOrgNr } from '../../core/orgnr.js';
+import {
+  type CompanyInternals,
+  type ImportOptions,
+  type ImportPlanner,
+  type ImportRecord,
+  type ImportRecords,
+  inBatches,
+  type ImportResult,
+  NO_INTERNALS,
+  type PlannedWrite,
+  type StoredCompany,
+} from '../import-types.js';
+import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
+import { buildIndexesInBulk, CompanyWriter } from './company-writer.js';
+import { type Db, dropCompanyIndexes, ensureCompanyIndexes } from './database.js';
+import { listedRowPages } from './listed-rows.js';
+import { RowidSet } from './rowid-set.js';
+import { CountTally } from './stats/count-tally.js';
+
+type StoredRow = CompanyRow & CompanyInternals;
+const COLUMNS = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
+const SELECT = `SELECT ${COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
+// Rows are read as arrays and built by one compiled object literal: far cheaper per row than
+// the driver's objects (as company-row.ts does for search pages).
+const buildRow = new Function('v', `return { ${COLUMNS.map((c, i) => `${c}: v[${i}]`).join(', ')} };`) as (v: unknown[]) => StoredRow;
+
+export async function importCompanies(
+  db: Db,
+  records: ImportRecords,
+  plan: ImportPlanner,
+  opts: ImportOptions = {},
+): Promise<ImportResult> {
+  const batchSize = opts.batchSize ?? 5_000;
+  const atomic = opts.atomic ?? true;
+  const readBatch = db.prepare(`${SELECT} WHERE c.org_nr IN (SELECT value FROM json_each(?))`).raw(true);
+  const appendEvent = db.prepare('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (NULL, ?, ?, ?)');
+  const writer = new CompanyWriter(db);
+  const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
+  const seen = new RowidSet();
+  const counts = new CountTally();
+  const now = new Date().toISOString();
+  let nextRow = (db.prepare('SELECT coalesce(max(rowid), 0) FROM companies').pluck().get() as number) + 1;
+  const quiet = opts.firstLoadOf !== undefined && db.prepare('SELECT 1 FROM companies WHERE (sources & ?) != 0 LIMIT 1').get(opts.firstLoadOf) === undefined;
+  // A source's first import writes most rows of the register: the secondary indexes are dropped
+  // and built once at the end, far cheaper than maintaining them row by row.
+  const firstLoad = quiet && !atomic;
+  // The register is read once, a batch at a time: through the page cache, not a memory map whose
+  // touched pages would all count as the importer's memory.
+  const mmapSize = db.pragma('mmap_size', { simple: true }) as number;
+  db.pragma('mmap_size = 0');
+  // Index builds and large sorts spill to temporary files rather than growing in memory.
+  db.pragma('temp_store = FILE');
+  // Fewer, larger checkpoints: a page the import writes in many batches is copied back once.
+  db.pragma('wal_autocheckpoint = 8192');
+  if (firstLoad) {
+    db.pragma('synchronous = OFF');
+    dropCompanyIndexes(db);
+    if (nextRow > 1) db.exec("DELETE FROM company_sni; DELETE FROM companies_geo; INSERT INTO companies_fts (companies_fts) VALUES ('delete-all');");
+    // The org nr stays indexed: each batch still looks its keys up (a file may repeat one).
+    db.exec('CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)');
+  }
+
+  /** Writes a planned company; returns the row as now stored. */
+  const write = (planned: PlannedWrite, existing: StoredRow | undefined): StoredRow => {
+    const internal = planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS);
+    let row: CompanyRow;
+    if (existing) {
+      row = writer.replace(planned.company, existing.rowid, internal, !firstLoad, existing);
+      counts.add(existing, -1);
+      result.updated++;
+    } else {
+      row = writer.insert(planned.company, nextRow++, internal, !firstLoad);
+      result.created++;
+    }
+    counts.add(row);
+    if (!quiet) {
+      for (const e of planned.events) {
+        appendEvent.run(JSON.stringify(e.event), JSON.stringify(e.subject), now);
+        result.events[e.event.type as keyof ImportResult['events']] = (result.events[e.event.type as keyof ImportResult['events']] ?? 0) + 1;
+      }
+    }
+    return { ...row, ...internal };
+  };
+
+  const fingerprintColumn = opts.fingerprints;
+  const readFingerprints = fingerprintColumn
+    ? db.prepare(`SELECT org_nr, rowid, ${fingerprintColumn} FROM companies WHERE org_nr IN (SELECT value FROM json_each(?))`).raw(true)
+    : null;
+  const setFingerprint = fingerprintColumn ? db.prepare(`UPDATE companies SET ${fingerprintColumn} = ? WHERE rowid = ?`) : null;
+
+  /** The records whose line is unchanged since the last import, settled here (seen, unchanged). */
+  const withoutUnchanged = (batch: ImportRecord[]): ImportRecord[] => {
+    if (!readFingerprints) return batch;
+    const stored = new Map<string, [number, number | null]>();
+    const keys = batch.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
+    for (const [org, rowid, hash] of readFingerprints.all(JSON.stringify(keys.filter((k) => k !== null))) as [string, number, number | null][]) {
+      stored.set(org, [rowid, hash]);
+    }
+    return batch.filter((r, i) => {
+      const hit = keys[i] === null ? undefined : stored.get(keys[i]!);
+      if (!hit || hit[1] !== r.fingerprint) return true;
+      seen.add(hit[0]);
+      result.unchanged++;
+      return false;
+    });
+  };
+
+  const applyBatch = (all: ImportRecord[]): void => {
+    const batch = withoutUnchanged(all);
+    if (batch.length === 0) return;
+    const keys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
+    const stored = new Map<string, StoredRow>();
+    for (const values of readBatch.all(JSON.stringify(keys.filter((k) => k !== null))) as unknown[][]) {
+      const row = buildRow(values);
+      stored.set(row.org_nr, row);
+    }
+    // A key repeated inside the batch sees what the earlier record made of it.
+    const planned = new Map<string, StoredCompany>();
+    batch.forEach((record, i) => {
+      const key = keys[i];
+      const row = key === null ? undefined : stored.get(key);
+      const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
+      const result1 = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now, quiet);
+      if (row) seen.add(row.rowid);
+      if (!result1) {
+        result.unchanged++;
+        // Same data from a new line (or a first fingerprint): remembered, so it is skipped next time.
+        if (row && setFingerprint && record.fingerprint !== undefined && row[fingerprintColumn!] !== record.fingerprint) {
+          setFingerprint.run(record.fingerprint, row.rowid);
+        }
+        return;
+      }
+      if (fingerprintColumn && record.fingerprint !== undefined) {
+        result1.company.internal = { ...(result1.company.internal ?? (row ? internalsOf(row) : NO_INTERNALS)), [fingerprintColumn]: record.fingerprint };
+      }
+      const written = write(result1, row);
+      seen.add(written.rowid);
+      if (key !== null) {
+        planned.set(key, { ...result1.company, internal: internalsOf(written) });
+        // A later record of the same key compares with (and counts off) what this one wrote.
+        stored.set(key, written);
+      }
+    });
+    counts.flush(db);
+  };
+
+  const batches = inBatches(records, batchSize);
+  let read = 0;
+  if (atomic) db.exec('BEGIN IMMEDIATE');
+  try {
+    for await (const batch of batches) {
+      // IMMEDIATE: the batch reads, then writes; taking the write lock first means a server
+      // writing meanwhile makes it wait (busy_timeout) instead of failing the upgrade.
+      if (atomic) applyBatch(batch);
+      else db.transaction(applyBatch).immediate(batch);
+      read += batch.length;
+      opts.onBatch?.(read);
+    }
+    // A source's first import has nothing it listed before.
+    if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {
+      const { sourceBit, plan: planVanished } = opts.vanished;
+      result.vanished = 0;
+      const byRowid = db.prepare(`${SELECT} WHERE c.rowid = ?`).raw(true);
+      for (const ids of listedRowPages(db, sourceBit, fingerprintColumn)) {
+        const markGone = () => {
+          for (const id of ids) {
+            if (seen.has(id)) continue;
+            const row = buildRow(byRowid.get(id) as unknown[]);
+            const planned = planVanished(toStored(row), now);
+            if (!planned) continue;
+            write(planned, row);
+            result.updated--;
+            result.vanished = (result.vanished ?? 0) + 1;
+          }
+          counts.flush(db);
+        };
+        if (atomic) markGone();
+        else db.transaction(markGone).immediate();
+      }
+    }
+    if (atomic) db.exec('COMMIT');
+  } catch (e) {
+    if (atomic && db.inTransaction) db.exec('ROLLBACK');
+    throw e;
+  } finally {
+    if (firstLoad) {
+      db.transaction(() => buildIndexesInBulk(db))();
+      ensureCompanyIndexes(db);
+      db.pragma('analysis_limit = 2000');
+      db.exec('ANALYZE');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    }
+    db.pragma(`mmap_size = ${mmapSize}`);
+    db.pragma('temp_store = MEMORY');
+    db.pragma('wal_autocheckpoint = 1000');
+  }
+  return result;
+}
+
+function toStored(row: StoredRow): StoredCompany {
+  const company: StoredCompany = rowToCompany(row, { expand: true }) as Company;
+  company.internal = internalsOf(row);
+  return company;
+}
+
+function internalsOf(row: CompanyInternals): CompanyInternals {
+  return {
+    description: row.description ?? '',
+    sources: row.sources ?? 0,
+    bolagsverket_standing: row.bolagsverket_standing ?? null,
+    scb_activity: row.scb_activity ?? null,
+    bolagsverket_hash: row.bolagsverket_hash ?? null,
+    scb_hash: row.scb_hash ?? null,
+  };
+}

@@ -1,0 +1,111 @@
+// The line parsers of both bulk files, case by case, on the dirt the sources report.
+import { describe, expect, it } from 'vitest';
+import { parseBolagsverketRow, splitBolagsverketLine } from '../../src/import/bolagsverket/parse-row.js';
+import { ongoingProceeding } from '../../src/import/bolagsverket/parse-proceedings.js';
+import { parseName } from '../../src/import/bolagsverket/parse-name.js';
+import { parseDollarAddress } from '../../src/import/open-data/parse-address.js';
+import { cleanText } from '../../src/import/open-data/clean-text.js';
+import { deriveStatus } from '../../src/import/open-data/derive-status.js';
+import { RowError } from '../../src/import/open-data/source-row.js';
+import { parseScbRow, scbColumns } from '../../src/import/scb/parse-row.js';
+
+const bv = (...f: string[]) => `"${f.join('";"')}"`;
+const row = (overrides: Partial<Record<number, string>> = {}) => {
+  const f = ['5566778899$ORGNR-IDORG', '1', 'SE-LAND', 'Exempel AB$FORETAGSNAMN-ORGNAM$2020-01-02', 'AB-ORGFO', '', '', '', '2020-01-02', 'IT', 'Box 1$$STOCKHOLM$11122$SE-LAND'];
+  for (const [i, v] of Object.entries(overrides)) f[Number(i)] = v as string;
+  return bv(...f);
+};
+
+describe('Bolagsverket lines', () => {
+  it('splits on ";" so that stray quotes in free text survive', () => {
+    expect(splitBolagsverketLine('"a";"Bageriet "Solen" AB";"c"')).toEqual(['a', 'Bageriet "Solen" AB', 'c']);
+    expect(splitBolagsverketLine('"a";"x ""y"" z";"c"\t')).toEqual(['a', 'x "y" z', 'c']);
+  });
+
+  it('reads the example row of the documentation', () => {
+    expect(parseBolagsverketRow(2, row())).toEqual({
+      source: 'bolagsverket', line: 2, orgNr: '5566778899', isPerson: false, name: 'Exempel AB', legalForm: 'aktiebolag',
+      registrationDate: '2020-01-02', standing: 'registrerad', description: 'IT',
+      address: { street: 'Box 1', postalCode: '11122', city: 'STOCKHOLM' },
+    });
+  });
+
+  it('takes deregistration before proceedings, and `null` as no value', () => {
+    expect(parseBolagsverketRow(2, row({ 5: '2021-06-30', 7: '|KK-AVOMFO$2020-01-01' })).standing).toBe('avregistrerad');
+    expect(parseBolagsverketRow(2, row({ 5: 'null', 9: 'null' }))).toMatchObject({ standing: 'registrerad', description: '' });
+  });
+
+  it('marks sole traders and keeps ten digits of their number', () => {
+    expect(parseBolagsverketRow(2, row({ 0: '196406253432$PERSON-IDORG', 4: 'E-ORGFO' }))).toMatchObject({ orgNr: '6406253432', isPerson: true, legalForm: 'enskild_näringsidkare' });
+  });
+
+  it('refuses a line with a wrong field count or check digit, with its line number', () => {
+    expect(() => parseBolagsverketRow(7, bv('5566778899$ORGNR-IDORG', '1'))).toThrow(RowError);
+    try {
+      parseBolagsverketRow(9, row({ 0: '5566778898$ORGNR-IDORG' }));
+      expect.unreachable();
+    } catch (e) {
+      expect((e as RowError).line).toBe(9);
+    }
+  });
+
+  it('reads both shapes of the proceedings field and skips concluded ones', () => {
+    expect(ongoingProceeding('|LI-AVOMFO$2019-08-27|KKAVOV-AVSLAVOMFO$2025-03-11')).toBe('likvidation');
+    expect(ongoingProceeding('LI-AVOMFO$Likvidation$2019-08-27|KK-AVOMFO$Konkurs$2020-01-01')).toBe('konkurs');
+    expect(ongoingProceeding('|RES-AVOMFO$2024-01-01')).toBe('rekonstruktion');
+    expect(ongoingProceeding('|FUOL-AVOMFO$2024-01-01|LI-AVSLAVOMFO$2020-01-01')).toBeNull();
+    expect(ongoingProceeding('')).toBeNull();
+  });
+
+  it('picks the current company name among several', () => {
+    expect(parseName('Gammalt$NAMN-ORGNAM$2010-01-01|Först AB$FORETAGSNAMN-ORGNAM$2012-01-01|Sist AB$FORETAGSNAMN-ORGNAM$2020-01-01')).toBe('Sist AB');
+    expect(parseName('Bara Namn$NAMN-ORGNAM$2010-01-01|Foreign Ltd$FORNAMN_FRSPRAK-ORGNAM$2011-01-01')).toBe('Bara Namn');
+  });
+
+  it('finds the postcode in either order, with a c/o part', () => {
+    expect(parseDollarAddress('Box 5305$$STOCKHOLM$10247$SE-LAND')).toEqual({ street: 'Box 5305', postalCode: '10247', city: 'STOCKHOLM' });
+    expect(parseDollarAddress('Storgatan 1$Anna$211 20$Malmö$SE-LAND')).toEqual({ street: 'c/o Anna, Storgatan 1', postalCode: '21120', city: 'MALMÖ' });
+    expect(parseDollarAddress('Main St 1$$LONDON$$GB-LAND')).toBeNull();
+  });
+
+  it('drops NUL and control characters and spaces out tabs', () => {
+    expect(cleanText('Kon\u0000troll\u0007 AB')).toBe('Kontroll AB');
+    expect(cleanText(' a\tb\r\nc ')).toBe('a b c');
+    expect(cleanText('null')).toBe('');
+  });
+});
+
+describe('SCB lines', () => {
+  const header = ['ForAndrTyp', 'COAdress', 'Foretagsnamn', 'FtgStat', 'Gatuadress', 'JEStat', 'JurForm', 'Namn', 'Ng1', 'Ng2', 'Ng3', 'Ng4', 'Ng5', 'PeOrgNr', 'PostNr', 'PostOrt', 'RegDatKtid', 'Reklamsparrtyp'];
+  const cols = scbColumns(`${header.join('\t')}\t`);
+  const line = (v: Record<string, string>) => `${header.map((h) => v[h] ?? '').join('\t')}\t`;
+  const base = { Foretagsnamn: 'Exempel AB', FtgStat: '1', JEStat: '1', JurForm: '49', Ng1: '62100', Ng2: '62100', Ng3: '00000', PeOrgNr: '165566778899', PostNr: '111 51', PostOrt: 'Stockholm', Gatuadress: 'Gatan 1', RegDatKtid: '20200102', Reklamsparrtyp: '1' };
+
+  it('reads a row by the header names, with its trailing tab', () => {
+    expect(parseScbRow(2, line(base), cols)).toEqual({
+      source: 'scb', line: 2, orgNr: '5566778899', isPerson: false, name: 'Exempel AB', legalForm: 'aktiebolag', registrationDate: '2020-01-02',
+      activity: 'aktiv', sniCodes: ['62100'], advertisingBlocked: false, address: { street: 'Gatan 1', postalCode: '11151', city: 'STOCKHOLM' },
+    });
+  });
+
+  it('maps FtgStat and JEStat, the advertising block and personal numbers', () => {
+    expect(parseScbRow(2, line({ ...base, FtgStat: '0' }), cols).activity).toBe('vilande');
+    expect(parseScbRow(2, line({ ...base, FtgStat: '9' }), cols).activity).toBe('vilande');
+    expect(parseScbRow(2, line({ ...base, JEStat: '9' }), cols).activity).toBe('avregistrerad');
+    expect(parseScbRow(2, line({ ...base, Reklamsparrtyp: '2' }), cols).advertisingBlocked).toBe(true);
+    expect(parseScbRow(2, line({ ...base, PeOrgNr: '196406253432', JurForm: '10' }), cols)).toMatchObject({ isPerson: true, legalForm: 'enskild_näringsidkare' });
+    expect(() => parseScbRow(2, line({ ...base, FtgStat: '7' }), cols)).toThrow(RowError);
+  });
+});
+
+describe('status from both sources', () => {
+  it('lets Bolagsverket decide deregistration and proceedings, SCB activity', () => {
+    expect(deriveStatus('avregistrerad', 'aktiv', 'aktiv')).toBe('avregistrerad');
+    expect(deriveStatus('konkurs', 'aktiv', 'aktiv')).toBe('konkurs');
+    expect(deriveStatus('registrerad', 'vilande', 'aktiv')).toBe('vilande');
+    expect(deriveStatus('registrerad', 'avregistrerad', 'aktiv')).toBe('aktiv');
+    expect(deriveStatus(null, 'avregistrerad', 'aktiv')).toBe('avregistrerad');
+    expect(deriveStatus('saknas', null, 'aktiv')).toBe('avregistrerad');
+    expect(deriveStatus(null, null, 'vilande')).toBe('vilande');
+  });
+});
