@@ -88,12 +88,15 @@ describe('Idempotency-Key', () => {
   it('answers 409 while the first request with the key is still in flight, and frees the key when it fails', async () => {
     const repo = t.store().exports;
     const hash = requestHash('POST /exports', { format: 'csv' });
-    let release!: () => void;
+    let release: (() => void) | undefined;
     const slow = idempotent(repo, 'acct_inflight', 'k-slow', hash, () => new Promise((resolve) => (release = () => resolve({ status: 202, body: { data: { id: 'exp_x' } } }))));
     const second = await idempotent(repo, 'acct_inflight', 'k-slow', hash, async () => ({ status: 202, body: {} })).catch((e) => e);
     expect(second).toBeInstanceOf(ApiError);
     expect(second.code).toBe('idempotency_conflict');
     expect(second.headers['Retry-After']).toBe('1');
+    // The first request runs its work once its reservation is written: on PostgreSQL that can be
+    // after the second request was already refused.
+    while (!release) await new Promise((r) => setTimeout(r, 5));
     release();
     expect((await slow).body).toEqual({ data: { id: 'exp_x' } });
     expect((await idempotent(repo, 'acct_inflight', 'k-slow', hash, async () => ({ status: 500, body: {} }))).replayed).toBe(true);
