@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
 import { importOpenData } from '../../src/import/import-open-data.js';
-import { seedRegister } from '../../src/seed/seed-register.js';
+import { seedRegister } from '../../src/app/seed-register.js';
 import type { PgStore } from '../../src/store/postgres/pg-store.js';
 import { COUNTS_FROM_TABLE_SQL } from '../../src/store/sqlite/stats/count-keys.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';

@@ -123,7 +123,14 @@ describe('bolag serve on SIGTERM', () => {
         const socket = net.connect(s.port, '127.0.0.1');
         socket.on('connect', () => (socket.destroy(), resolve('connected'))).on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
       });
-    expect(await connect()).toBe('ECONNREFUSED');
+    // Refused from then on. A full run under load once saw one connect still accepted just after
+    // the idle close; a few tries within a second keep the assertion without that race.
+    let answer = await connect();
+    for (let i = 0; i < 10 && answer !== 'ECONNREFUSED'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      answer = await connect();
+    }
+    expect(answer).toBe('ECONNREFUSED');
     // The download is still being served ...
     expect(child!.exitCode).toBeNull();
     download.resume();
