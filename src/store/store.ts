@@ -197,8 +197,8 @@ export interface Store {
   /**
    * Runs `fn` while holding a lock named `name` across every process on the database, so that
    * work such as creating the register on first start is done by one of several processes
-   * starting at once. (SQLite runs it directly: its writers are serialised by the file lock, and
-   * several processes on one file start on one machine, one at a time in practice.)
+   * starting at once: an advisory lock on PostgreSQL, a lock file beside the database on SQLite
+   * (sqlite/file-lock.ts; its processes share one machine).
    */
   exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Which process holds which lease (src/app/incarnation.ts). */

@@ -2,7 +2,8 @@
 // migrations applied in order, each in its own transaction.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { isLockHeldElsewhere, lockPath } from './file-lock.js';
 import { COMPANY_INDEXES, MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -44,6 +45,9 @@ export function migrate(db: Db): void {
 }
 
 export function ensureCompanyIndexes(db: Db): void {
+  // While another process creates the register (first start, under the 'bootstrap' lock) it has
+  // dropped these to build them after the load: building them now would race its load.
+  if (!db.memory && isLockHeldElsewhere(lockPath(resolve(db.name), 'bootstrap'))) return;
   for (const sql of COMPANY_INDEXES) db.exec(sql);
 }
 

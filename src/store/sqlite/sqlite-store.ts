@@ -5,6 +5,7 @@ import type { Store, StoreLocation } from '../store.js';
 import { SqliteAccountRepository } from './account-repository.js';
 import { SqliteCompanyRepository } from './company-repository.js';
 import { openDatabase, type Db } from './database.js';
+import { lockPath, withFileLock } from './file-lock.js';
 import { DiskExportFiles } from './export-files.js';
 import { SqliteExportRepository } from './export-repository.js';
 import { haversineKm } from './filter-sql.js';
@@ -48,8 +49,10 @@ export class SqliteStore implements Store {
     this.rateWindows = new SqliteRateWindows(db);
   }
 
-  async exclusively<T>(_name: string, fn: () => Promise<T>): Promise<T> {
-    return fn();
+  async exclusively<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    // An in-memory database is this process's alone.
+    if (this.db.memory || !this.db.name) return fn();
+    return withFileLock(lockPath(resolve(this.db.name), name), fn);
   }
 
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {

@@ -1,0 +1,87 @@
+// A lock across the processes of one machine, beside the database file: a file created with
+// O_EXCL that names its holder's pid. SQLite's own write lock cannot stand in for it: first
+// start seeds in many transactions and on threads, and a second process must neither seed too
+// nor write (build indexes) in between. A holder that died leaves its file behind; the next
+// process sees that the pid is gone and takes the lock over.
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Where the lock named `name` of the database at `dbPath` lives. */
+export function lockPath(dbPath: string, name: string): string {
+  return `${dbPath}.${name}.lock`;
+}
+
+/** Runs fn while holding the lock at `path`, waiting (polling) while another live process holds it. */
+export async function withFileLock<T>(path: string, fn: () => Promise<T>, opts: { pollMs?: number } = {}): Promise<T> {
+  const pollMs = opts.pollMs ?? 100;
+  while (!tryAcquire(path)) await sleep(pollMs);
+  try {
+    return await fn();
+  } finally {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone: nothing to release
+    }
+  }
+}
+
+/** Whether a live process other than this one holds the lock at `path`. */
+export function isLockHeldElsewhere(path: string): boolean {
+  const holder = readHolder(path);
+  return holder !== undefined && holder !== process.pid && holder !== 'unknown' && isAlive(holder);
+}
+
+function tryAcquire(path: string): boolean {
+  try {
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+      writeSync(fd, `${process.pid}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  const holder = readHolder(path);
+  if (holder === undefined) return false; // released meanwhile: try again at the next poll
+  const stale = holder === 'unknown' ? ageMs(path) > 10_000 : !isAlive(holder);
+  if (stale) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // another waiter removed it first
+    }
+  }
+  return false;
+}
+
+/** The holder's pid; 'unknown' while the file is empty (just created), undefined when there is no file. */
+function readHolder(path: string): number | 'unknown' | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number.parseInt(text, 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : 'unknown';
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
