@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateBatches } from '../../src/seed/generate-batches.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { COUNTS_FROM_TABLE_SQL } from '../../src/store/sqlite/stats/count-keys.js';
 import { ensureBuilt, ROOT } from '../exports/built.js';
 
 const COUNT = 45_000; // three chunks, the last one short
@@ -66,4 +67,14 @@ describe('the register loaded on threads', () => {
     expect(prints[1]).toEqual(prints[0]);
     expect(prints[2]).toEqual(prints[0]);
   }, 300_000); // three loads of 45,000 companies: a while on a busy machine
+
+  it('keeps statistics equal to counting the table (the tallies of the loader threads)', () => {
+    const store = openSqliteStore(join(dir, 'threads-3.db'));
+    const counts = () => store.db.prepare('SELECT dim, value, status, n FROM company_counts WHERE n != 0 ORDER BY 1, 2, 3').raw(true).all();
+    const tallied = counts();
+    expect(tallied.length).toBeGreaterThan(1000);
+    store.db.exec(`DELETE FROM company_counts; ${COUNTS_FROM_TABLE_SQL}`);
+    expect(counts()).toEqual(tallied);
+    store.db.close();
+  });
 });

@@ -7,8 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { rowFromCompanyId } from '../../../core/company-id.js';
 import { generateChunk } from '../../../seed/chunks.js';
 import type { Identities } from '../../../seed/identities.js';
-import { COMPANY_COLUMNS, companyToRow } from '../company-row.js';
-import { countKeys } from '../stats/count-keys.js';
+import { COMPANY_COLUMNS, type CompanyRow, companyToRow } from '../company-row.js';
+import { CountTally } from '../stats/count-tally.js';
 import { chunkPath } from './chunk-files.js';
 
 export interface RowsThreadData {
@@ -38,17 +38,16 @@ parentPort!.on('message', (task: RowsThreadTask) => {
   db.exec(data.tableSql);
   const insert = db.prepare(`INSERT INTO companies (${COMPANY_COLUMNS.join(', ')}) VALUES (${COMPANY_COLUMNS.map(() => '?').join(', ')})`);
   const companies = generateChunk(data.seed, task.k, task.ids);
-  const counts = new Map<string, number>();
+  const counts = new CountTally();
+  const values: unknown[] = new Array(COMPANY_COLUMNS.length);
   db.transaction(() => {
     for (const c of companies) {
-      const row = companyToRow(c, rowFromCompanyId(c.id)!);
-      insert.run(COMPANY_COLUMNS.map((col) => row[col]));
-      for (const [dim, value] of countKeys(row)) {
-        const key = `${dim}\u0000${value}\u0000${row.status}`;
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
+      const row = companyToRow(c, rowFromCompanyId(c.id)!) as unknown as Record<string, unknown>;
+      for (let i = 0; i < COMPANY_COLUMNS.length; i++) values[i] = row[COMPANY_COLUMNS[i]];
+      insert.run(values);
+      counts.add(row as unknown as CompanyRow);
     }
   })();
   db.close();
-  parentPort!.postMessage({ k: task.k, counts: [...counts] } satisfies RowsThreadResult);
+  parentPort!.postMessage({ k: task.k, counts: [...counts.entries()] } satisfies RowsThreadResult);
 });
