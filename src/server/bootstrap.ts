@@ -13,11 +13,16 @@ export interface BootstrapResult {
 
 export async function bootstrap(
   store: Store,
-  opts: { seedCount?: number; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void },
+  opts: {
+    seedCount?: number;
+    onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void;
+    /** Called when another process holds the first start (creating the register) and this one waits. */
+    onWait?: () => void;
+  },
 ): Promise<BootstrapResult> {
   // Replicas starting at once on an empty database: one creates the register and the account,
   // the others wait for it and find them there.
-  return store.exclusively('bootstrap', () => firstStart(store, opts));
+  return store.exclusively('bootstrap', () => firstStart(store, opts), opts.onWait);
 }
 
 async function firstStart(

@@ -17,6 +17,8 @@ export interface StartOptions extends ServerOptions {
   exportDir?: string;
   seedCount?: number;
   onSeedProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void;
+  /** Another process is creating the register; this start waits for it. */
+  onSeedWait?: () => void;
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -37,7 +39,7 @@ export interface RunningServer {
 export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const store = await openStore({ dbPath: opts.dbPath, databaseUrl: opts.databaseUrl, exportDir: opts.exportDir });
   try {
-    const boot = await bootstrap(store, { seedCount: opts.seedCount, onProgress: opts.onSeedProgress });
+    const boot = await bootstrap(store, { seedCount: opts.seedCount, onProgress: opts.onSeedProgress, onWait: opts.onSeedWait });
     const { app, ctx } = await buildApp(store, opts);
     // Before any worker claims: take over the leases of this host's dead processes.
     const incarnation = await startIncarnation(store);

@@ -198,9 +198,10 @@ export interface Store {
    * Runs `fn` while holding a lock named `name` across every process on the database, so that
    * work such as creating the register on first start is done by one of several processes
    * starting at once: an advisory lock on PostgreSQL, a lock file beside the database on SQLite
-   * (sqlite/file-lock.ts; its processes share one machine).
+   * (sqlite/file-lock.ts; its processes share one machine). `onWait` is called once when another
+   * process holds the lock, before waiting for it.
    */
-  exclusively<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  exclusively<T>(name: string, fn: () => Promise<T>, onWait?: () => void): Promise<T>;
   /** Which process holds which lease (src/app/incarnation.ts). */
   readonly incarnations: IncarnationRepository;
   /** Deleting what has outlived its use (src/retention/). */

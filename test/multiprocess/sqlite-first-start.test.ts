@@ -31,6 +31,10 @@ it('creates the register once when two serve processes start at once on a new fi
   await waitFor(() => replicas.some((r) => r.key()), { what: 'the local account key' });
   const printed = replicas.map((r) => r.key()).filter(Boolean);
   expect(printed).toHaveLength(1); // one account, created by the process that seeded
+  // The other said why it waited (when it came second while the first was still seeding).
+  const waited = replicas.filter((r) => r.stderr().includes('Another process is creating the register; waiting for it'));
+  expect(waited.length).toBeLessThanOrEqual(1);
+  if (waited.length === 1) expect(waited[0].key()).toBeUndefined();
   const key = printed[0]!;
   const pages = await Promise.all(replicas.map((r) => call(r.url, key, 'GET', '/companies?limit=5&include_total=true&legal_form=aktiebolag')));
   for (const page of pages) expect(page.status).toBe(200);

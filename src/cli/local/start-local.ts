@@ -4,6 +4,7 @@
 import type { StoreTarget } from '../store-target.js';
 import type { IOStreams } from '../io.js';
 import { formatNumber } from '../output/swedish.js';
+import { SEED_WAIT } from '../commands/db/seed-progress.js';
 
 export interface LocalConnection {
   baseUrl: string;
@@ -19,7 +20,7 @@ export async function startLocal(
   const progress = opts.quiet ? undefined : createProgress(io);
   const { startLocalRegister } = await import('../../local/local-register.js');
   try {
-    const register = await startLocalRegister({ onProgress: progress?.update, env: opts.env, location: opts.target.location, keyFile: opts.target.localKeyFile });
+    const register = await startLocalRegister({ onProgress: progress?.update, onWait: opts.quiet ? undefined : () => io.stderr.write(WAITING), env: opts.env, location: opts.target.location, keyFile: opts.target.localKeyFile });
     progress?.done();
     return register;
   } catch (error) {
@@ -27,6 +28,8 @@ export async function startLocal(
     throw error;
   }
 }
+
+const WAITING = `${SEED_WAIT}\n`;
 
 interface Progress {
   update(done: number, total: number): void;

@@ -45,12 +45,16 @@ export class PgStore implements Store {
     this.rateWindows = new PgRateWindows(db);
   }
 
-  async exclusively<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  async exclusively<T>(name: string, fn: () => Promise<T>, onWait?: () => void): Promise<T> {
     // A session lock on a connection of its own, held while fn runs (fn uses the pool as usual).
     const client = await this.db.pool.connect();
     const key = `${this.db.schema}:${name}`;
     try {
-      await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);
+      if (!rows[0].locked) {
+        onWait?.();
+        await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+      }
       try {
         return await fn();
       } finally {

@@ -12,9 +12,12 @@ export function lockPath(dbPath: string, name: string): string {
 }
 
 /** Runs fn while holding the lock at `path`, waiting (polling) while another live process holds it. */
-export async function withFileLock<T>(path: string, fn: () => Promise<T>, opts: { pollMs?: number } = {}): Promise<T> {
+export async function withFileLock<T>(path: string, fn: () => Promise<T>, opts: { pollMs?: number; onWait?: () => void } = {}): Promise<T> {
   const pollMs = opts.pollMs ?? 100;
-  while (!tryAcquire(path)) await sleep(pollMs);
+  for (let waited = false; !tryAcquire(path); waited = true) {
+    if (!waited) opts.onWait?.();
+    await sleep(pollMs);
+  }
   try {
     return await fn();
   } finally {

@@ -49,10 +49,10 @@ export class SqliteStore implements Store {
     this.rateWindows = new SqliteRateWindows(db);
   }
 
-  async exclusively<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  async exclusively<T>(name: string, fn: () => Promise<T>, onWait?: () => void): Promise<T> {
     // An in-memory database is this process's alone.
     if (this.db.memory || !this.db.name) return fn();
-    return withFileLock(lockPath(resolve(this.db.name), name), fn);
+    return withFileLock(lockPath(resolve(this.db.name), name), fn, { onWait });
   }
 
   async getOrCreateSetting(name: string, create: () => string): Promise<string> {

@@ -41,3 +41,6 @@ function bar(fraction: number, width = 24): string {
   const filled = Math.round(Math.min(1, fraction) * width);
   return '#'.repeat(filled) + '-'.repeat(width - filled);
 }
+
+/** Said when another process (a replica, another bolag) is creating the register and this one waits. */
+export const SEED_WAIT = 'Another process is creating the register; waiting for it…';

@@ -7,7 +7,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { bootstrap } from '../../../server/bootstrap.js';
 import { openStore } from '../../../store/open-store.js';
-import { seedProgress } from '../db/seed-progress.js';
+import { SEED_WAIT, seedProgress } from '../db/seed-progress.js';
 import type { ServeOptions } from './options.js';
 
 /** What a worker process tells the primary. */
@@ -22,7 +22,7 @@ export async function servePrimary(opts: ServeOptions): Promise<{ apiKey?: strin
   let apiKey: string | undefined;
   try {
     const progress = seedProgress(f.io, 'Creating the register');
-    apiKey = (await bootstrap(store, { seedCount: opts.seedCount, onProgress: progress.update })).apiKey;
+    apiKey = (await bootstrap(store, { seedCount: opts.seedCount, onProgress: progress.update, onWait: () => f.notice(SEED_WAIT) })).apiKey;
     progress.done();
   } finally {
     await store.close();

@@ -5,7 +5,7 @@
 // process runs the server itself, quietly: the primary speaks for all of them.
 import { startServer } from '../../../server/start.js';
 import type { ServeOptions } from './options.js';
-import { seedProgress } from '../db/seed-progress.js';
+import { SEED_WAIT, seedProgress } from '../db/seed-progress.js';
 import { INSECURE_WEBHOOKS_WARNING } from '../../../webhooks/insecure.js';
 import { serviceRoot } from '../../../core/public-url.js';
 import { processRole, servePrimary, type WorkerMessage } from './cluster.js';
@@ -28,7 +28,7 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
   // Listening for SIGTERM from the start: one that comes while the server starts stops it as soon as it is up.
   const stop = waitForStop(f.interrupt);
   const progress = seedProgress(f.io, 'Creating the register');
-  const server = await startServer({ ...serverOptions(opts), onSeedProgress: progress.update });
+  const server = await startServer({ ...serverOptions(opts), onSeedProgress: progress.update, onSeedWait: () => f.notice(SEED_WAIT) });
   progress.done();
   f.defer(() => server.close());
   f.notice(`bolag serve: listening on ${server.listenUrl} (${opts.target.label})`);
