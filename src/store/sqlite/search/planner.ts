@@ -14,7 +14,7 @@ import { type After, collect } from './collect.js';
 import { coveredByNameIndex } from './covered.js';
 import { driverRows, registerSize } from './estimates.js';
 import { allChecks, type Driver, type Predicate, type Predicates } from './predicates.js';
-import { sampleShares } from './sample.js';
+import { sampleShares, type Shares } from './sample.js';
 import { TUNING } from './tuning.js';
 import { SORT_SPECS, sortPhases, type WalkSource } from './sort-keys.js';
 import { type Hit, walk } from './walk.js';
@@ -97,7 +97,7 @@ export function assess(
   const sampled = preds.list.filter((p) => p.name !== 'q');
   const shares = sampleShares(db, sampled, walked.filter((p) => p.name !== 'q'));
   const shareOf = (p: Predicate) => shares.each[sampled.indexOf(p)];
-  let joint = shares.joint;
+  let joint = Math.max(shares.joint, anchoredJoint(db, choices, walked, sampled, shares));
   const text = walked.find((p) => p.name === 'q');
   if (text) {
     const rows = Math.min(...choices.filter((c) => c.predicate === text).map((c) => c.rows), size);
@@ -122,6 +122,28 @@ export function assess(
   const margin = best !== null && best.known ? 2 : 1;
   const collect = best !== null && best.estimate * collectCost <= walkCost * margin;
   return { best, walkRows, walkCost, collect, why: `walk ~${Math.round(walkRows)}${covered.length ? ` rows of ~${Math.round(entries)} entries` : ''}` };
+}
+
+/** Fewer rows than this of a filter in the sample say little about its share. */
+const FEW_SEEN = 8;
+
+/**
+ * The joint share from the filter the statistics count best, where the sample sees too few of
+ * its rows to tell: a sparse box (Visby, 10 km: a dozen rows of the sample's 4,096) comes out of
+ * the sample's low end at a fifth of its real share, which prices a walk of the name index five
+ * times too dear. The statistics give that filter's share; the sample, among the rows it saw
+ * of it, how many pass the other walked filters too (none seen: those filters as if independent).
+ */
+function anchoredJoint(db: Db, choices: readonly Choice[], walked: readonly Predicate[], sampled: readonly Predicate[], shares: Shares): number {
+  const anchor = choices.find((c) => c.known && c.predicate.name !== 'q' && walked.includes(c.predicate));
+  if (!anchor) return 0;
+  const i = sampled.indexOf(anchor.predicate);
+  if (i < 0) return 0;
+  const seen = shares.counts[i];
+  let passing: number;
+  if (seen >= FEW_SEEN) passing = shares.jointCount / seen;
+  else passing = walked.filter((p) => p !== anchor.predicate && p.name !== 'q').reduce((share, p) => share * shares.each[sampled.indexOf(p)], 1);
+  return Math.min(1, anchor.rows / Math.max(1, registerSize(db).rows)) * Math.min(1, passing);
 }
 
 export function sortedPage(input: PlanInput): Planned {
