@@ -195,6 +195,19 @@ describe('issue 13 shapes keep their plans', () => {
     expect(pageAll(p)).toEqual(expected(all, p).map((c) => c.id));
   });
 
+  it('a county and a municipality outside it: collected from the municipality, the county tested on its own index', () => {
+    // Every row of the municipality fails the county: a seek in companies_county per entry,
+    // no row read (7,600 rows read for nothing before: 9.7 -> 4.8 ms on the 1.2 million).
+    const p = { county: '01', municipality: '2580' };
+    const { plan, statements, ids } = explain(p);
+    expect(plan).toMatch(/^collect municipality .*testing county on its index/);
+    const main = statements.find((s) => s.sql.includes('INDEXED BY companies_municipality') && s.sql.includes('EXISTS'))!;
+    expect(main.plan).toMatch(/companies_county \(county_code=\? AND status=\? AND rowid=\?\)/);
+    expect(ids).toEqual([]);
+    answers(p, ids);
+    answers({ ...p, county: '01,25' }, explain({ ...p, county: '01,25' }).ids);
+  });
+
   it('the largest municipality and the broadest category: the name walk tests both on the index entry', () => {
     const p = shapes['municipality-category'];
     const { plan, statements, ids } = explain(p);

@@ -13,7 +13,8 @@ import type { Db } from '../database.js';
 import { type After, collect } from './collect.js';
 import { coveredByNameIndex } from './covered.js';
 import { driverRows, registerSize } from './estimates.js';
-import { allChecks, type Driver, type Predicate, type Predicates } from './predicates.js';
+import { allChecks, type Driver, type Predicate, type Predicates, type Sql } from './predicates.js';
+import { indexProbe, PROBE_WHEN_FAILING } from './index-probes.js';
 import { sampleShares, type Shares } from './sample.js';
 import { TUNING } from './tuning.js';
 import { SORT_SPECS, sortPhases, type WalkSource } from './sort-keys.js';
@@ -72,6 +73,8 @@ export interface Assessment {
   walkCost: number;
   /** Collect rather than walk. */
   collect: boolean;
+  /** The sample's share of rows that pass a predicate (not the text one). */
+  shareOf: (p: Predicate) => number;
   why: string;
 }
 
@@ -91,7 +94,7 @@ export function assess(
   covered: readonly Predicate[] = [],
 ): Assessment {
   const first = choices[0];
-  if (first && first.rows <= TUNING.smallDriver) return { best: { ...first, estimate: first.rows }, walkRows: Infinity, walkCost: Infinity, collect: true, why: 'small' };
+  if (first && first.rows <= TUNING.smallDriver) return { best: { ...first, estimate: first.rows }, walkRows: Infinity, walkCost: Infinity, collect: true, why: 'small', shareOf: () => 1 };
   const size = registerSize(db).rows;
   // Sample every predicate but the text one (a function per row; its drivers' counts serve).
   const sampled = preds.list.filter((p) => p.name !== 'q');
@@ -121,7 +124,7 @@ export function assess(
   // A counted driver's cost is known; a walk's is a guess from a sample: the doubt goes to collecting.
   const margin = best !== null && best.known ? 2 : 1;
   const collect = best !== null && best.estimate * collectCost <= walkCost * margin;
-  return { best, walkRows, walkCost, collect, why: `walk ~${Math.round(walkRows)}${covered.length ? ` rows of ~${Math.round(entries)} entries` : ''}` };
+  return { best, walkRows, walkCost, collect, shareOf: (p) => shareOf(p) ?? 1, why: `walk ~${Math.round(walkRows)}${covered.length ? ` rows of ~${Math.round(entries)} entries` : ''}` };
 }
 
 /**
@@ -133,6 +136,29 @@ export function assess(
  * (employee classes): each value's phase that ends is found by that second pass.
  */
 const FIRST_CHUNK_SLACK = 4;
+
+/**
+ * A collect's checks, those filters first that most rows fail and that their own index can
+ * test before the row is read (index-probes.ts), when the driver is an index (a lookup by
+ * rowid reads the row anyway).
+ */
+function probedFilters(preds: Predicates, a: Assessment): { checks: Sql; names: string } {
+  const best = a.best;
+  if (!best || best.driver.kind !== 'index') return { checks: allChecks(preds), names: '' };
+  const probes = new Map<Predicate, Sql>();
+  for (const p of preds.list) {
+    if (p === best.predicate || a.shareOf(p) > 1 - PROBE_WHEN_FAILING) continue;
+    const probe = indexProbe(p);
+    if (probe) probes.set(p, probe);
+  }
+  if (probes.size === 0) return { checks: allChecks(preds), names: '' };
+  const rest = allChecks(preds, new Set(probes.keys()));
+  const parts = [...probes.values(), rest];
+  return {
+    checks: { sql: parts.map((x) => `(${x.sql})`).join(' AND '), params: parts.flatMap((x) => x.params) },
+    names: ` testing ${[...probes.keys()].map((p) => p.name).join(', ')} on its index`,
+  };
+}
 
 /** Fewer rows than this of a filter in the sample say little about its share. */
 const FEW_SEEN = 8;
@@ -185,10 +211,13 @@ export function sortedPage(input: PlanInput): Planned {
   const a = assess(db, preds, need, preds.list.filter((p) => !covered.has(p)), choices, COLLECT_COST, onEntry);
   const checks = allChecks(preds);
   const value = { sql: `c.${spec.column}`, params: [], nullable: spec.nullable };
-  const collectFrom = (why: string): Planned => ({
-    hits: collect(db, a.best?.driver ?? null, checks, value, descending, after, need),
-    plan: `collect ${a.best ? `${a.best.driver.name} (~${Math.round(a.best.estimate)})` : 'scan'}, ${why}`,
-  });
+  const collectFrom = (why: string): Planned => {
+    const probed = probedFilters(preds, a);
+    return {
+      hits: collect(db, a.best?.driver ?? null, probed.checks, value, descending, after, need),
+      plan: `collect ${a.best ? `${a.best.driver.name} (~${Math.round(a.best.estimate)})` : 'scan'}${probed.names}, ${why}`,
+    };
+  };
   if (a.collect) return collectFrom(a.why);
   const position = after ? { k: after.v, r: after.r } : null;
   const size = registerSize(db).rows;
