@@ -10,11 +10,13 @@ const STATUS_INDEXES = new Set(['companies_county', 'companies_municipality', 'c
 
 /** A filter that fails at least this share of rows is worth its seek. */
 export const PROBE_WHEN_FAILING = 0.5;
+/** A seek per value: a category with its many subcategories costs more than the row. */
+const MAX_VALUES = 3;
 
 /** The filter tested on its own index for the row at hand, or null when it has no such index. */
 export function indexProbe(p: Predicate): Sql | null {
   const driver = p.drivers.find((d) => d.kind === 'index' && d.index !== undefined && STATUS_INDEXES.has(d.index));
-  if (!driver) return null;
+  if (!driver || p.check.params.length > MAX_VALUES) return null;
   // Entries are (value, status, rowid): the row's own status and rowid make it one seek.
   const test = p.check.sql.replace(/\bc\./g, 'x.');
   return {
