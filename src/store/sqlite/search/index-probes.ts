@@ -13,6 +13,11 @@ export const PROBE_WHEN_FAILING = 0.5;
 /** A seek per value: a category with its many subcategories costs more than the row. */
 const MAX_VALUES = 3;
 
+/** Whether a driver's index holds the status: else the probe's own need of it reads the row. */
+export function holdsStatus(index: string | undefined): boolean {
+  return index !== undefined && (STATUS_INDEXES.has(index) || index === 'companies_status_name');
+}
+
 /** The filter tested on its own index for the row at hand, or null when it has no such index. */
 export function indexProbe(p: Predicate): Sql | null {
   const driver = p.drivers.find((d) => d.kind === 'index' && d.index !== undefined && STATUS_INDEXES.has(d.index));

@@ -14,7 +14,7 @@ import { type After, collect } from './collect.js';
 import { coveredByNameIndex } from './covered.js';
 import { driverRows, registerSize } from './estimates.js';
 import { allChecks, type Driver, type Predicate, type Predicates, type Sql } from './predicates.js';
-import { indexProbe, PROBE_WHEN_FAILING } from './index-probes.js';
+import { holdsStatus, indexProbe, PROBE_WHEN_FAILING } from './index-probes.js';
 import { sampleShares, type Shares } from './sample.js';
 import { TUNING } from './tuning.js';
 import { SORT_SPECS, sortPhases, type WalkSource } from './sort-keys.js';
@@ -139,12 +139,12 @@ const FIRST_CHUNK_SLACK = 4;
 
 /**
  * A collect's checks, those filters first that most rows fail and that their own index can
- * test before the row is read (index-probes.ts), when the driver is an index (a lookup by
- * rowid reads the row anyway).
+ * test before the row is read (index-probes.ts), when the driver is an index that holds the
+ * status (a lookup by rowid, or the status taken from the row, reads the row anyway).
  */
 function probedFilters(preds: Predicates, a: Assessment): { checks: Sql; names: string } {
   const best = a.best;
-  if (!best || best.driver.kind !== 'index') return { checks: allChecks(preds), names: '' };
+  if (!best || best.driver.kind !== 'index' || !holdsStatus(best.driver.index)) return { checks: allChecks(preds), names: '' };
   const probes = new Map<Predicate, Sql>();
   for (const p of preds.list) {
     if (p === best.predicate || a.shareOf(p) > 1 - PROBE_WHEN_FAILING) continue;
