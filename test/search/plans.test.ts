@@ -42,6 +42,10 @@ const shapes: Params[] = [
   { category: 'bygg', employees_class: '10-19', sort: '-revenue' },
   { municipality: '0180', sort: 'registration_date' },
   { county: '25', municipality: '0180' },
+  // Collects that test a filter on its own index before reading the row (index-probes.ts).
+  { county: '01,25', municipality: '0180,2480', status: 'all' },
+  { legal_form: 'handelsbolag', category: 'bygg', status: 'aktiv,konkurs', sort: '-revenue' },
+  { municipality: '2480', county: '01', sort: 'registration_date', status: 'likvidation,aktiv' },
   { q: 'ab' },
   { q: 'bygg', county: '01' },
   { q: 'andersson' },

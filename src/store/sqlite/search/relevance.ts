@@ -13,6 +13,8 @@ import { allChecks, ftsAllWords, prefixEnd, type Sql } from './predicates.js';
 import { TIER_EXACT, TIER_INDUSTRY, TIER_PREFIX, TIER_STARTS_WITH, tierOfValue, type TextQuery } from './text-query.js';
 import { type Phase, type Position, walk } from './walk.js';
 import { pluckOne } from './statements.js';
+import { ftsStream, tierStreams } from './tier-streams.js';
+import type { Db } from '../database.js';
 
 const TIER_CHECK = 'bolag_tier(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes, c.description) = ?';
 
@@ -41,17 +43,19 @@ export function relevancePage(input: PlanInput): Planned {
   const oneStatus = status && status.length === 1 ? status[0] : null;
   // Unless the names that begin with the query fill the page by themselves ("Å AB": hundreds of
   // names begin so, while ranking every name holding the rare word costs thousands of rows).
-  if (sparse && rarest && rarest.rows < TUNING.estimateCap && !startsWithFills(input, tq, oneStatus)) {
+  // A word found through the full-text index alone streams in rowid order by itself, and the
+  // tiers of the name are listed at the cost of the rare word's rows (tier-streams.ts): walked.
+  if (sparse && rarest && rarest.rows < TUNING.estimateCap && !rarest.driver.sliceable && !startsWithFills(input, tq, oneStatus)) {
     return collectBest(`rare word ${rarest.driver.name} (~${rarest.rows})`);
   }
   // The rarest word's rows, when they are few: the stream of the tiers the full-text index
   // cannot give in rowid order by itself.
   const words = choices.filter((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
-  const rareSource = words[0] && words[0].rows < TUNING.estimateCap ? words[0].driver.sql : null;
-  const rareParams = rareSource ? words[0].driver.params : [];
-  const phases = tierPhases(tq, descending, oneStatus, after ? { v: String(after.v), r: after.r } : null, {
-    sql: rareSource,
-    params: rareParams,
+  const rare = words[0] && words[0].rows < TUNING.estimateCap ? words[0].driver : null;
+  const phases = tierPhases(db, tq, descending, oneStatus, after ? { v: String(after.v), r: after.r } : null, {
+    sql: rare?.sql ?? null,
+    params: rare?.params ?? [],
+    fts: rare?.sliceable ? (rare.params[0] as string) : null,
   });
   const budget = Math.max(2 * (a.best?.estimate ?? 0), 4 * a.walkRows, TUNING.estimateCap);
   const result = walk(db, phases, { need, checks, budget: budget * TUNING.walkBudgetScale, firstChunk: Math.min(4096, Math.max(need * 2, a.walkRows)) });
@@ -78,11 +82,12 @@ function startsWithFills(input: PlanInput, tq: TextQuery, status: string | null)
 }
 
 function tierPhases(
+  db: Db,
   tq: TextQuery,
   descending: boolean,
   status: string | null,
   after: { v: string; r: number } | null,
-  rare: { sql: string | null; params: unknown[] },
+  rare: { sql: string | null; params: unknown[]; fts: string | null },
 ): Phase[] {
   const tierCheck = (tier: number): Sql => ({ sql: TIER_CHECK, params: [tq.raw, tier] });
   const byRowid = (from: (pos: Position | null) => Sql, tier: number): Phase => ({
@@ -93,10 +98,6 @@ function tierPhases(
     check: tierCheck(tier),
     readBack: true,
   });
-  const fts = (expr: string) => (pos: Position | null): Sql =>
-    pos
-      ? { sql: 'SELECT rowid AS r, NULL AS k FROM companies_fts WHERE companies_fts MATCH ? AND rowid > ? ORDER BY rowid', params: [expr, pos.r] }
-      : { sql: 'SELECT rowid AS r, NULL AS k FROM companies_fts WHERE companies_fts MATCH ? ORDER BY rowid', params: [expr] };
   const table = (pos: Position | null): Sql =>
     pos
       ? { sql: 'SELECT c.rowid AS r, NULL AS k FROM companies c WHERE c.rowid > ? ORDER BY c.rowid', params: [pos.r] }
@@ -104,10 +105,13 @@ function tierPhases(
 
   // The rarest word's own rows, in rowid order (when they are few): the stream of tiers that the
   // full-text index cannot give alone (an org nr prefix, industry matches).
-  const fromWord = (pos: Position | null): Sql => ({
-    sql: `SELECT c.rowid AS r, NULL AS k FROM companies c NOT INDEXED WHERE c.rowid IN (${rare.sql})${pos ? ' AND c.rowid > ?' : ''} ORDER BY c.rowid`,
-    params: pos ? [...rare.params, pos.r] : rare.params,
-  });
+  // A word of the full-text index alone streams from it (no list of its rows built per chunk).
+  const fromWord = rare.fts
+    ? ftsStream(rare.fts)
+    : (pos: Position | null): Sql => ({
+        sql: `SELECT c.rowid AS r, NULL AS k FROM companies c NOT INDEXED WHERE c.rowid IN (${rare.sql})${pos ? ' AND c.rowid > ?' : ''} ORDER BY c.rowid`,
+        params: pos ? [...rare.params, pos.r] : rare.params,
+      });
   const phases = new Map<number, Phase>();
   // 1: names from the query to its prefix end, in name order.
   const index = status ? 'companies_status_name' : 'companies_name';
@@ -135,9 +139,11 @@ function tierPhases(
     value: (k) => `1${String(k)}`,
     check: tierCheck(TIER_STARTS_WITH),
   });
-  phases.set(TIER_EXACT, byRowid(fts(ftsAllWords(tq, true) as string), TIER_EXACT));
+  const exactExpr = ftsAllWords(tq, true) as string;
   const prefixExpr = ftsAllWords(tq, false);
-  phases.set(TIER_PREFIX, byRowid(prefixExpr ? fts(prefixExpr) : rare.sql ? fromWord : table, TIER_PREFIX));
+  const streams = prefixExpr ? tierStreams(db, tq, exactExpr, prefixExpr) : null;
+  phases.set(TIER_EXACT, byRowid(streams ? streams.exact : ftsStream(exactExpr), TIER_EXACT));
+  phases.set(TIER_PREFIX, byRowid(streams ? streams.prefix : rare.sql ? fromWord : table, TIER_PREFIX));
   // Tier 4 also holds matches through the business description, which only the rarest word's
   // own rows (the full-text index over name, description and org nr) can list.
   if (rare.sql || tq.words.some((w) => w.industry.codes.size > 0 || w.industry.categories.size > 0)) {

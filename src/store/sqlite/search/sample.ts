@@ -18,6 +18,9 @@ export interface Shares {
   each: number[];
   /** Of all predicates given as `joint`. */
   joint: number;
+  /** Rows seen that pass each predicate, and all of `joint` together (what the shares are read from). */
+  counts: number[];
+  jointCount: number;
 }
 
 const cache = new WeakMap<Db, Map<string, { shares: Shares; at: number }>>();
@@ -47,7 +50,7 @@ export function sampleShares(db: Db, preds: readonly Predicate[], joint: readonl
   // low end of what the sample allows, and nothing seen is not "never" but a quarter of a row.
   const share = (n: number | null) => Math.max(n ?? 0, 0.25) / size;
   const low = (n: number | null) => Math.max((n ?? 0) - 2 * Math.sqrt(n ?? 0), 0.25) / size;
-  const shares = { size, joint: low(row[1]), each: preds.map((_, i) => share(row[2 + i])) };
+  const shares = { size, joint: low(row[1]), each: preds.map((_, i) => share(row[2 + i])), counts: preds.map((_, i) => row[2 + i] ?? 0), jointCount: row[1] ?? 0 };
   if (perDb.size >= 2000) perDb.delete(perDb.keys().next().value as string);
   perDb.set(key, { shares, at: now });
   return shares;

@@ -62,6 +62,8 @@ export function walk(db: Db, phases: readonly Phase[], o: WalkOptions): WalkResu
   let chunk = Math.max(16, Math.min(MAX_CHUNK, Math.ceil(o.firstChunk)));
   for (const phase of phases) {
     let pos = phase.start;
+    let phaseRead = 0;
+    let phaseHits = 0;
     for (;;) {
       if (read >= o.budget) return { hits, read, complete: false };
       const size = Math.max(16, Math.min(chunk, MAX_CHUNK, Number.isFinite(o.budget) ? Math.ceil(o.budget - read) : MAX_CHUNK));
@@ -72,13 +74,23 @@ export function walk(db: Db, phases: readonly Phase[], o: WalkOptions): WalkResu
         const sql = `SELECT s.r, s.k, CASE WHEN ${checks} THEN 1 ELSE 0 END FROM (${inner.sql} LIMIT ?) s CROSS JOIN companies c ON c.rowid = s.r ORDER BY ${phase.order}`;
         const rows = rawAll(db, sql, [...checkParams, ...inner.params, size]);
         for (const [r, k, ok] of rows) {
-          if (ok) hits.push({ r: r as number, v: phase.value(k) });
+          if (ok) {
+            hits.push({ r: r as number, v: phase.value(k) });
+            phaseHits++;
+          }
           if (hits.length >= o.need) return { hits, read: read + rows.length, complete: true };
         }
         read += size;
+        phaseRead += rows.length;
         if (rows.length < size) break;
         const last = rows[rows.length - 1];
         pos = { r: last[0] as number, k: last[1] };
+        // A chunk read back is read whole: the next one is sized from the rows that passed so
+        // far (half as many again), not four times the last.
+        if (phaseHits > 0) {
+          chunk = Math.min(MAX_CHUNK, chunk * 4, Math.max(16, Math.ceil(((o.need - hits.length) * phaseRead * 1.5) / phaseHits)));
+          continue;
+        }
       } else {
         const sql = `SELECT s.r, s.k FROM (${inner.sql} LIMIT ?) s CROSS JOIN companies c ON c.rowid = s.r WHERE ${checks} ORDER BY ${phase.order} LIMIT ?`;
         const rows = rawAll(db, sql, [...inner.params, size, ...checkParams, o.need - hits.length]);
