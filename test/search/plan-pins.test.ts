@@ -240,4 +240,28 @@ describe('issue 13 shapes keep their plans', () => {
       store.db.close();
     }
   });
+
+  it('include_total on broad filters the name index carries is counted from its entries alone, exactly', () => {
+    const cases: Params[] = [
+      { include_total: 'true', legal_form: 'aktiebolag', f_skatt: 'true' },
+      { include_total: 'true', has_financials: 'true' },
+      { include_total: 'true', status: 'all', verified: 'true' },
+      { include_total: 'true', near: '59.3293,18.0686', radius_km: '500' },
+    ];
+    const store = openSqliteStore(path);
+    try {
+      for (const p of cases) {
+        const { countStatements } = explain(p);
+        // No slices of the table (rowid ranges) and one count over the name index's entries.
+        expect(countStatements.filter((sql) => /rowid >= \?/.test(sql)), JSON.stringify(p)).toEqual([]);
+        const counted = countStatements.filter((sql) => /^SELECT count\(\*\) FROM companies c INDEXED BY companies_status_name WHERE/.test(sql));
+        expect(counted, JSON.stringify(p)).toHaveLength(1);
+        const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${counted[0]}`).all(...Array((counted[0].match(/\?/g) ?? []).length).fill(null)) as { detail: string }[]).map((r) => r.detail).join(' | ');
+        expect(plan, JSON.stringify(p)).toMatch(/COVERING INDEX companies_status_name/);
+        expect(countCompanies(store.db, query(p).filters, Infinity), JSON.stringify(p)).toEqual({ total: expected(all, p).length, estimated: false });
+      }
+    } finally {
+      store.db.close();
+    }
+  });
 });
