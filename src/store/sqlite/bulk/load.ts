@@ -115,7 +115,7 @@ async function loadRows(db: Db, job: RowsJob): Promise<void> {
         w.on('message', (m: RowsThreadResult) => {
           try {
             done.add(m.k);
-            for (const [key, n] of m.counts) job.counts.addKey(key, n);
+            job.counts.absorb(m.counts);
             give(t);
             while (done.has(copied)) {
               copyChunk(db, chunkPath(job.side, copied));

@@ -8,7 +8,7 @@ import { rowFromCompanyId } from '../../../core/company-id.js';
 import { generateChunk } from '../../../seed/chunks.js';
 import type { Identities } from '../../../seed/identities.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyToRow } from '../company-row.js';
-import { CountTally } from '../stats/count-tally.js';
+import { type CountSnapshot, CountTally } from '../stats/count-tally.js';
 import { chunkPath } from './chunk-files.js';
 
 export interface RowsThreadData {
@@ -21,8 +21,8 @@ export interface RowsThreadData {
 export type RowsThreadTask = { k: number; ids: Identities } | { close: true };
 export interface RowsThreadResult {
   k: number;
-  /** `dim\0value\0status` → rows. */
-  counts: [string, number][];
+  /** The chunk's statistics (stats/count-tally.ts). */
+  counts: CountSnapshot;
 }
 
 const data = workerData as RowsThreadData;
@@ -49,5 +49,5 @@ parentPort!.on('message', (task: RowsThreadTask) => {
     }
   })();
   db.close();
-  parentPort!.postMessage({ k: task.k, counts: [...counts.entries()] } satisfies RowsThreadResult);
+  parentPort!.postMessage({ k: task.k, counts: counts.snapshot() } satisfies RowsThreadResult);
 });

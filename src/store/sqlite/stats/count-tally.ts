@@ -5,11 +5,14 @@ import type { CompanyRow } from '../company-row.js';
 import type { Db } from '../database.js';
 import { COUNT_DIMS, visitCountKeys } from './count-keys.js';
 
+/** status → one map a dimension (COUNT_DIMS' order), value → n. */
+export type CountSnapshot = Map<string, Map<string, number>[]>;
+
 type CountedRow = Parameters<typeof visitCountKeys>[0] & Pick<CompanyRow, 'status'>;
 
 export class CountTally {
   /** status → one map a dimension (COUNT_DIMS' order), value → n: no key built per row. */
-  private readonly byStatus = new Map<string, Map<string, number>[]>();
+  private readonly byStatus: CountSnapshot = new Map();
 
   add(row: CountedRow, delta = 1): void {
     const dims = this.dimsOf(row.status);
@@ -19,19 +22,16 @@ export class CountTally {
     });
   }
 
-  /** A count made elsewhere (a loader thread), by its `dim\0value\0status` key. */
-  addKey(key: string, n: number): void {
-    const [dim, value, status] = key.split('\u0000');
-    const i = (COUNT_DIMS as readonly string[]).indexOf(dim);
-    if (i < 0) throw new Error(`unknown count dimension ${dim}`);
-    const m = this.dimsOf(status)[i];
-    m.set(value, (m.get(value) ?? 0) + n);
+  /** The counts as they are kept, to hand to another thread (Maps survive postMessage). */
+  snapshot(): CountSnapshot {
+    return this.byStatus;
   }
 
-  /** The counts by `dim\0value\0status` key (to hand to another thread's tally). */
-  *entries(): IterableIterator<[string, number]> {
-    for (const [status, dims] of this.byStatus) {
-      for (let i = 0; i < dims.length; i++) for (const [value, n] of dims[i]) yield [`${COUNT_DIMS[i]}\u0000${value}\u0000${status}`, n];
+  /** Adds counts made elsewhere (a loader thread's snapshot). */
+  absorb(snapshot: CountSnapshot): void {
+    for (const [status, dims] of snapshot) {
+      const mine = this.dimsOf(status);
+      for (let i = 0; i < dims.length; i++) for (const [value, n] of dims[i]) mine[i].set(value, (mine[i].get(value) ?? 0) + n);
     }
   }
 
