@@ -14,6 +14,7 @@ import {
   type ImportPlanner,
   type ImportRecord,
   type ImportRecords,
+  IMPORT_BATCH_SIZE,
   inBatches,
   type ImportResult,
   NO_INTERNALS,
@@ -47,7 +48,7 @@ export async function importCompanies(
   plan: ImportPlanner,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
-  const batchSize = opts.batchSize ?? 5_000;
+  const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
   const atomic = opts.atomic ?? true;
   const fingerprintColumn = opts.fingerprints;
   const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
