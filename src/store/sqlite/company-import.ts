@@ -106,7 +106,8 @@ export async function importCompanies(
 
   /** The records whose line is unchanged since the last import, settled here (seen, unchanged). */
   const withoutUnchanged = (batch: ImportRecord[]): ImportRecord[] => {
-    if (!readFingerprints) return batch;
+    // A first load has no fingerprints of this source to compare with.
+    if (!readFingerprints || quiet) return batch;
     const stored = new Map<string, [number, number | null]>();
     const keys = batch.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
     for (const [org, rowid, hash] of readFingerprints.all(JSON.stringify(keys.filter((k) => k !== null))) as [string, number, number | null][]) {
