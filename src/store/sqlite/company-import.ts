@@ -30,6 +30,8 @@ import { CountTally } from './stats/count-tally.js';
 type StoredRow = CompanyRow & CompanyInternals;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
 const IMPORT_CACHE_SIZE = -16384;
+/** Batch by batch (not atomic): how long the batches of one transaction may take together. */
+const COMMIT_EVERY_MS = 250;
 const COLUMNS = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
 const SELECT = `SELECT ${COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
 // Rows are read as arrays and built by one compiled object literal: far cheaper per row than
@@ -158,21 +160,33 @@ export async function importCompanies(
         stored.set(key, written);
       }
     });
-    counts.flush(db);
   };
 
   const batches = inBatches(records, batchSize);
   let read = 0;
   if (atomic) db.exec('BEGIN IMMEDIATE');
   try {
+    // Batch by batch, the batches of up to COMMIT_EVERY_MS share a transaction: a page that
+    // several of them change is written to the WAL once, and the counts are added once; a server
+    // writing meanwhile waits no longer than that for the lock.
+    let began = 0;
     for await (const batch of batches) {
       // IMMEDIATE: the batch reads, then writes; taking the write lock first means a server
       // writing meanwhile makes it wait (busy_timeout) instead of failing the upgrade.
-      if (atomic) applyBatch(batch);
-      else db.transaction(applyBatch).immediate(batch);
+      if (!atomic && !db.inTransaction) {
+        db.exec('BEGIN IMMEDIATE');
+        began = performance.now();
+      }
+      applyBatch(batch);
+      if (!atomic && performance.now() - began >= COMMIT_EVERY_MS) {
+        counts.flush(db);
+        db.exec('COMMIT');
+      }
       read += batch.length;
       opts.onBatch?.(read);
     }
+    counts.flush(db);
+    if (!atomic && db.inTransaction) db.exec('COMMIT');
     // A source's first import has nothing it listed before.
     if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {
       const { sourceBit, plan: planVanished } = opts.vanished;
@@ -197,7 +211,7 @@ export async function importCompanies(
     }
     if (atomic) db.exec('COMMIT');
   } catch (e) {
-    if (atomic && db.inTransaction) db.exec('ROLLBACK');
+    if (db.inTransaction) db.exec('ROLLBACK');
     throw e;
   } finally {
     if (firstLoad) {
