@@ -33,6 +33,18 @@ export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord 
  */
 export const IMPORT_BATCH_SIZE = 2_000;
 
+/** The keys that occur more than once (a file may repeat an org nr; a batch rarely does). */
+export function repeatedKeys(keys: readonly (string | null)[]): Set<string> {
+  const once = new Set<string>();
+  const more = new Set<string>();
+  for (const k of keys) {
+    if (k === null) continue;
+    if (once.has(k)) more.add(k);
+    else once.add(k);
+  }
+  return more;
+}
+
 /** The records in batches of `size` (the last one shorter). */
 export async function* inBatches(records: ImportRecords, size: number): AsyncGenerator<ImportRecord[]> {
   let batch: ImportRecord[] = [];

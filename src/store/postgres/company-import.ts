@@ -17,6 +17,7 @@ import {
   type ImportRecords,
   IMPORT_BATCH_SIZE,
   inBatches,
+  repeatedKeys,
   type ImportResult,
   NO_INTERNALS,
   type PlannedWrite,
@@ -143,6 +144,7 @@ export async function importCompanies(
     };
 
     const planned = new Map<string, StoredCompany>();
+    const repeated = repeatedKeys(batchKeys);
     batch.forEach((record, i) => {
       const key = batchKeys[i];
       const row = key === null ? undefined : stored.get(key);
@@ -162,7 +164,7 @@ export async function importCompanies(
       }
       const written = write(next, row);
       seen.add(written.rowid);
-      if (key !== null) {
+      if (key !== null && repeated.has(key)) {
         planned.set(key, { ...next.company, internal: internalsOf(written) });
         // A later record of the same key compares with (and counts off) what this one wrote.
         stored.set(key, written);

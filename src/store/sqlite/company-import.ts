@@ -15,6 +15,7 @@ import {
   type ImportRecords,
   IMPORT_BATCH_SIZE,
   inBatches,
+  repeatedKeys,
   type ImportResult,
   NO_INTERNALS,
   type PlannedWrite,
@@ -78,8 +79,8 @@ export async function importCompanies(
     db.exec('CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)');
   }
 
-  /** Writes a planned company; returns the row as now stored. */
-  const write = (planned: PlannedWrite, existing: StoredRow | undefined): StoredRow => {
+  /** Writes a planned company; returns the row as now stored (its internals apart). */
+  const write = (planned: PlannedWrite, existing: StoredRow | undefined): { row: CompanyRow; internal: CompanyInternals } => {
     const internal = planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS);
     let row: CompanyRow;
     if (existing) {
@@ -97,7 +98,7 @@ export async function importCompanies(
         result.events[e.event.type as keyof ImportResult['events']] = (result.events[e.event.type as keyof ImportResult['events']] ?? 0) + 1;
       }
     }
-    return { ...row, ...internal };
+    return { row, internal };
   };
 
   const fingerprintColumn = opts.fingerprints;
@@ -135,6 +136,7 @@ export async function importCompanies(
     }
     // A key repeated inside the batch sees what the earlier record made of it.
     const planned = new Map<string, StoredCompany>();
+    const repeated = repeatedKeys(keys);
     batch.forEach((record, i) => {
       const key = keys[i];
       const row = key === null ? undefined : stored.get(key);
@@ -153,11 +155,12 @@ export async function importCompanies(
         result1.company.internal = { ...(result1.company.internal ?? (row ? internalsOf(row) : NO_INTERNALS)), [fingerprintColumn]: record.fingerprint };
       }
       const written = write(result1, row);
-      seen.add(written.rowid);
-      if (key !== null) {
-        planned.set(key, { ...result1.company, internal: internalsOf(written) });
+      seen.add(written.row.rowid);
+      if (key !== null && repeated.has(key)) {
+        const after = { ...written.row, ...written.internal } as StoredRow;
+        planned.set(key, { ...result1.company, internal: internalsOf(after) });
         // A later record of the same key compares with (and counts off) what this one wrote.
-        stored.set(key, written);
+        stored.set(key, after);
       }
     });
   };
