@@ -257,7 +257,7 @@ export async function importCompanies(
     await runAll((fn) => db.tx(fn));
   }
   // A source's first load changes most of the register: the planner's statistics follow.
-  if (quiet && !atomic) await db.query('ANALYZE companies');
+  if (quiet) await db.query('ANALYZE companies');
   return result;
 }
 
