@@ -33,6 +33,13 @@ export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord 
  */
 export const IMPORT_BATCH_SIZE = 2_000;
 
+/**
+ * Batch by batch (not atomic): the batches of this many milliseconds share a transaction. Fewer
+ * commits (each a WAL flush, on SQLite the pages it changed written once), while a server writing
+ * meanwhile waits about as long as for one batch.
+ */
+export const IMPORT_COMMIT_MS = 250;
+
 /** The keys that occur more than once (a file may repeat an org nr; a batch rarely does). */
 export function repeatedKeys(keys: readonly (string | null)[]): Set<string> {
   const once = new Set<string>();

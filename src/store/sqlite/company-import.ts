@@ -14,6 +14,7 @@ import {
   type ImportRecord,
   type ImportRecords,
   IMPORT_BATCH_SIZE,
+  IMPORT_COMMIT_MS,
   inBatches,
   repeatedKeys,
   type ImportResult,
@@ -31,8 +32,6 @@ import { CountTally } from './stats/count-tally.js';
 type StoredRow = CompanyRow & CompanyInternals;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
 const IMPORT_CACHE_SIZE = -16384;
-/** Batch by batch (not atomic): how long the batches of one transaction may take together. */
-const COMMIT_EVERY_MS = 250;
 const COLUMNS = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
 const SELECT = `SELECT ${COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
 // Rows are read as arrays and built by one compiled object literal: far cheaper per row than
@@ -178,7 +177,7 @@ export async function importCompanies(
   let read = 0;
   if (atomic) db.exec('BEGIN IMMEDIATE');
   try {
-    // Batch by batch, the batches of up to COMMIT_EVERY_MS share a transaction: a page that
+    // Batch by batch, the batches of up to IMPORT_COMMIT_MS share a transaction: a page that
     // several of them change is written to the WAL once, and the counts are added once; a server
     // writing meanwhile waits no longer than that for the lock.
     let began = 0;
@@ -190,7 +189,7 @@ export async function importCompanies(
         began = performance.now();
       }
       applyBatch(batch);
-      if (!atomic && performance.now() - began >= COMMIT_EVERY_MS) {
+      if (!atomic && performance.now() - began >= IMPORT_COMMIT_MS) {
         counts.flush(db);
         db.exec('COMMIT');
       }
