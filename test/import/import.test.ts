@@ -50,6 +50,23 @@ describe('bolag db import', () => {
     expect((await events())[0].data).toEqual({ company_id: created!.id, org_nr: created!.org_nr, name: created!.name });
   });
 
+  it('applies a key repeated in one file on top of what its earlier line made of it', async () => {
+    const base = await nth(1);
+    const fresh = newCompany(base);
+    const a = await nth(6);
+    const path = write(
+      'repeated.jsonl',
+      jsonl([fresh, { org_nr: fresh.org_nr, name: 'Nya Snickeriet i Borås Holding AB' }, { org_nr: a.org_nr, name: 'Först AB' }, { org_nr: a.org_nr, status: 'vilande' }]),
+    );
+    const result = await importFile(store, path);
+    expect(result).toMatchObject({ created: 1, updated: 3, unchanged: 0 });
+    expect((await store.companies.get(withCheckDigit('559900123')))?.name).toBe('Nya Snickeriet i Borås Holding AB');
+    const after = (await store.companies.get(a.org_nr))!;
+    expect([after.name, after.status]).toEqual(['Först AB', 'vilande']);
+    const updates = (await events()).filter((e) => e.type === 'company.updated').map((e) => (e.data as { changed_fields: string[] }).changed_fields);
+    expect(updates).toEqual([['name'], ['name']]);
+  });
+
   it('diffs updates into company.updated, company.status_changed and financials.published', async () => {
     const a = await nth(2);
     const b = await nth(3);

@@ -5,6 +5,7 @@
 // of company_counts in the same transaction. Either one transaction for the whole import (all or
 // nothing) or one per batch, so that a running server's writes interleave.
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { Company } from '../../core/company.js';
 import { companyIdFromRow } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
@@ -14,7 +15,10 @@ import {
   type ImportPlanner,
   type ImportRecord,
   type ImportRecords,
+  IMPORT_BATCH_SIZE,
+  IMPORT_COMMIT_MS,
   inBatches,
+  repeatedKeys,
   type ImportResult,
   NO_INTERNALS,
   type PlannedWrite,
@@ -24,6 +28,7 @@ import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
 import { RowidSet } from '../sqlite/rowid-set.js';
 import { CountChanges } from './company-counts.js';
 import { COMPANY_INDEXES } from './company-migrations.js';
+import { buildIndexes } from './company-seeder.js';
 import { type CompanyRow, companyToPgRow, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
 import type { PgDb } from './database.js';
 
@@ -33,8 +38,10 @@ export const IMPORT_LOCK = 'pg_advisory_xact_lock(7311, hashtext(current_schema(
 type StoredRow = CompanyRow & CompanyInternals;
 const SELECT = `SELECT ${readColumns(true)}, ${INTERNAL_COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
 const WRITTEN = [...PG_COLUMNS, ...INTERNAL_COLUMNS];
-const INSERT = `INSERT INTO companies (${WRITTEN.join(', ')})
-  SELECT ${WRITTEN.join(', ')} FROM json_populate_recordset(NULL::companies, $1::json)`;
+// New rows reach the server as COPY text (no JSON to build here nor to parse there); changed
+// rows, fewer (a weekly update changes a few %), as one JSON array merged by one UPDATE (a
+// temporary table filled by COPY cost a TRUNCATE per batch, more than it saved).
+const COPY_INSERT = `COPY companies (${WRITTEN.join(', ')}) FROM STDIN`;
 const UPDATE = `UPDATE companies c SET (${WRITTEN.filter((c) => c !== 'rowid').join(', ')}) =
   (${WRITTEN.filter((c) => c !== 'rowid').map((c) => `v.${c}`).join(', ')})
   FROM json_populate_recordset(NULL::companies, $1::json) v WHERE c.rowid = v.rowid`;
@@ -47,17 +54,25 @@ export async function importCompanies(
   plan: ImportPlanner,
   opts: ImportOptions = {},
 ): Promise<ImportResult> {
-  const batchSize = opts.batchSize ?? 5_000;
+  const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
   const atomic = opts.atomic ?? true;
   const fingerprintColumn = opts.fingerprints;
   const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
   const seen = new RowidSet();
   const now = new Date().toISOString();
 
-  // An empty register (never bulk loaded) has no indexes yet: each batch looks its keys up.
-  await db.query(COMPANY_INDEXES.filter((i) => i.name === 'companies_org_nr' || i.name === 'companies_fingerprints').map((i) => i.sql).join('; '));
+  // Each batch looks its keys up by org nr: an empty register (never bulk loaded) lacks even that.
+  await db.query(KEY_INDEX.sql);
   const quiet =
     opts.firstLoadOf !== undefined && (await db.query('SELECT 1 FROM companies WHERE (sources & $1) != 0 LIMIT 1', [opts.firstLoadOf])).rows.length === 0;
+  // A source's first load writes most rows of the register: the secondary indexes are dropped and
+  // built once at the end (as the seeder does), far cheaper than maintaining twenty of them row by
+  // row. Atomic: inside the import's transaction, so a failure or a crash rolls the drop back with
+  // the rows. Batch by batch: dropped before the first batch, built after the last (also when one
+  // fails); should the process die meanwhile, the next import that is not a first load builds
+  // what is missing before it starts (below), and so does the end of the next first load.
+  const bulk = quiet;
+  if (!bulk) await db.query(COMPANY_INDEXES.map((i) => i.sql).join('; '));
 
   /** One batch, in the caller's transaction: compared, planned, written. */
   const applyBatch = async (client: pg.ClientBase, all: ImportRecord[]): Promise<void> => {
@@ -65,7 +80,8 @@ export async function importCompanies(
     let nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
     let batch = all;
     const setFingerprints: [number, number][] = [];
-    if (fingerprintColumn) {
+    // A first load has no fingerprints of this source to compare with.
+    if (fingerprintColumn && !quiet) {
       // Lines unchanged since the last import: settled from the covering index (their records
       // need not even be parsed: ImportRecord.key).
       const printKeys = all.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
@@ -127,6 +143,7 @@ export async function importCompanies(
     };
 
     const planned = new Map<string, StoredCompany>();
+    const repeated = repeatedKeys(batchKeys);
     batch.forEach((record, i) => {
       const key = batchKeys[i];
       const row = key === null ? undefined : stored.get(key);
@@ -146,7 +163,7 @@ export async function importCompanies(
       }
       const written = write(next, row);
       seen.add(written.rowid);
-      if (key !== null) {
+      if (key !== null && repeated.has(key)) {
         planned.set(key, { ...next.company, internal: internalsOf(written) });
         // A later record of the same key compares with (and counts off) what this one wrote.
         stored.set(key, written);
@@ -190,11 +207,25 @@ export async function importCompanies(
   };
 
   const runAll = async (inTx: <T>(fn: (client: pg.ClientBase) => Promise<T>) => Promise<T>): Promise<void> => {
+    // Batch by batch, the batches of IMPORT_COMMIT_MS share a transaction (one commit, one WAL
+    // flush, for several); atomic, inTx runs them all in the import's one transaction anyway.
+    const batches = inBatches(records, batchSize)[Symbol.asyncIterator]();
     let read = 0;
-    for await (const batch of inBatches(records, batchSize)) {
-      await inTx((client) => applyBatch(client, batch));
-      read += batch.length;
-      opts.onBatch?.(read);
+    let done = false;
+    while (!done) {
+      await inTx(async (client) => {
+        const began = performance.now();
+        do {
+          const next = await batches.next();
+          if (next.done) {
+            done = true;
+            return;
+          }
+          await applyBatch(client, next.value);
+          read += next.value.length;
+          opts.onBatch?.(read);
+        } while (performance.now() - began < IMPORT_COMMIT_MS);
+      });
     }
     // A source's first import has nothing it listed before.
     if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {
@@ -214,17 +245,43 @@ export async function importCompanies(
   };
 
   if (atomic) {
-    await db.tx((client) => runAll((fn) => fn(client)));
+    await db.tx(async (client) => {
+      if (bulk) await dropSecondaryIndexes(client);
+      await runAll((fn) => fn(client));
+      if (bulk) {
+        await client.query(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`);
+        for (const { sql } of COMPANY_INDEXES) await client.query(sql);
+      }
+    });
+  } else if (bulk) {
+    await db.tx(dropSecondaryIndexes);
+    try {
+      await runAll((fn) => db.tx(fn));
+    } finally {
+      // Two connections at once (B-trees beside the GIN and GiST builds), as the seeder builds them.
+      const client = await db.pool.connect();
+      try {
+        await buildIndexes(db, client);
+      } finally {
+        client.release();
+      }
+    }
   } else {
     await runAll((fn) => db.tx(fn));
   }
-  // A source's first load changes most of the register: the planner's statistics follow, and
-  // the indexes a register that was never bulk loaded lacks are built once, now.
-  if (quiet && !atomic) {
-    for (const { sql } of COMPANY_INDEXES) await db.query(sql);
-    await db.query('ANALYZE companies');
-  }
+  // A source's first load changes most of the register: the planner's statistics follow.
+  if (quiet) await db.query('ANALYZE companies');
   return result;
+}
+
+/** The index each batch needs (lookups by org nr; also the uniqueness of the key). */
+const KEY_INDEX = COMPANY_INDEXES.find((i) => i.name === 'companies_org_nr')!;
+/** Memory for each index build after a first load (as the seeder's). */
+const BUILD_MEMORY = '256MB';
+
+async function dropSecondaryIndexes(client: pg.ClientBase): Promise<void> {
+  await client.query(`SELECT ${IMPORT_LOCK}`);
+  for (const { name } of COMPANY_INDEXES) if (name !== KEY_INDEX.name) await client.query(`DROP INDEX IF EXISTS ${name}`);
 }
 
 async function flush(
@@ -235,11 +292,42 @@ async function flush(
   counts: CountChanges,
   now: string,
 ): Promise<void> {
-  if (inserts.size > 0) await client.query(INSERT, [JSON.stringify([...inserts.values()])]);
+  if (inserts.size > 0) await copyIn(client, COPY_INSERT, inserts.values());
   if (updates.size > 0) await client.query(UPDATE, [JSON.stringify([...updates.values()])]);
   if (events.length > 0) await client.query(INSERT_EVENTS, [events.map((e) => e[0]), events.map((e) => e[1]), now]);
   await counts.write(client);
 }
+
+/** Rows in COPY's text format, one statement. */
+async function copyIn(client: pg.ClientBase, sql: string, rows: Iterable<Record<string, unknown>>): Promise<void> {
+  let text = '';
+  for (const row of rows) text += copyText(row);
+  const stream = client.query(copyFrom(sql));
+  await new Promise<void>((resolve, reject) => {
+    stream.on('finish', resolve);
+    stream.on('error', reject);
+    stream.end(text);
+  });
+}
+
+function copyText(row: Record<string, unknown>): string {
+  let line = '';
+  for (let i = 0; i < WRITTEN.length; i++) {
+    const v = row[WRITTEN[i]];
+    if (i > 0) line += '\t';
+    if (v === null || v === undefined) line += '\\N';
+    else if (typeof v === 'number') line += String(v);
+    else {
+      const t = String(v);
+      line += ESCAPABLE.test(t) ? t.replace(ESCAPES, (ch) => ESCAPED[ch]) : t;
+    }
+  }
+  return `${line}\n`;
+}
+
+const ESCAPABLE = /[\\\t\n\r]/;
+const ESCAPES = /[\\\t\n\r]/g;
+const ESCAPED: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 function pick(internal: CompanyInternals): CompanyInternals {
   return {

@@ -76,7 +76,7 @@ async function copyRows(client: pg.PoolClient, batches: AsyncIterable<readonly C
  * Every index, on two connections at once: PostgreSQL builds a B-tree with a parallel worker
  * but a GIN or GiST index on one core, so the full-text and spatial builds run beside the rest.
  */
-async function buildIndexes(db: PgDb, client: pg.PoolClient): Promise<void> {
+export async function buildIndexes(db: PgDb, client: pg.PoolClient): Promise<void> {
   const slow = new Set(['companies_words', 'companies_sni', 'companies_geo']);
   const second = await db.pool.connect();
   try {
