@@ -24,7 +24,7 @@ import {
 } from '../import-types.js';
 import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
 import { buildIndexesInBulk, CompanyWriter } from './company-writer.js';
-import { type Db, dropCompanyIndexes, ensureCompanyIndexes } from './database.js';
+import { type Db, dropCompanyIndexes, ensureCompanyIndexes, ensureFingerprintsIndex } from './database.js';
 import { listedRowPages } from './listed-rows.js';
 import { RowidSet } from './rowid-set.js';
 import { CountTally } from './stats/count-tally.js';
@@ -110,6 +110,8 @@ export async function importCompanies(
   };
 
   const fingerprintColumn = opts.fingerprints;
+  // A first load reads no fingerprints and gets the index with the others at its end.
+  if (fingerprintColumn && !firstLoad) ensureFingerprintsIndex(db);
   const readFingerprints = fingerprintColumn
     ? db.prepare(`SELECT org_nr, rowid, ${fingerprintColumn} FROM companies WHERE org_nr IN (SELECT value FROM json_each(?))`).raw(true)
     : null;
@@ -228,6 +230,7 @@ export async function importCompanies(
     if (firstLoad) {
       db.transaction(() => buildIndexesInBulk(db))();
       ensureCompanyIndexes(db);
+      if (fingerprintColumn) ensureFingerprintsIndex(db);
       db.pragma('analysis_limit = 2000');
       db.exec('ANALYZE');
       db.pragma('synchronous = NORMAL');

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isLockHeldElsewhere, lockPath } from './file-lock.js';
-import { COMPANY_INDEXES, MIGRATIONS } from './migrations.js';
+import { COMPANY_INDEXES, FINGERPRINTS_INDEX, MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
@@ -51,8 +51,13 @@ export function ensureCompanyIndexes(db: Db): void {
   for (const sql of COMPANY_INDEXES) db.exec(sql);
 }
 
+/** The index imports settle unchanged lines from (migrations.ts): made when an import first needs it. */
+export function ensureFingerprintsIndex(db: Db): void {
+  db.exec(FINGERPRINTS_INDEX);
+}
+
 export function dropCompanyIndexes(db: Db): void {
-  for (const sql of COMPANY_INDEXES) {
+  for (const sql of [...COMPANY_INDEXES, FINGERPRINTS_INDEX]) {
     const name = /INDEX IF NOT EXISTS (\w+)/.exec(sql)?.[1];
     if (name) db.exec(`DROP INDEX IF EXISTS ${name}`);
   }
