@@ -75,7 +75,10 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
     phases.push({
       tiers: [1],
       read: (resume, limit) => {
-        const where = [...others, text.startsWith, text.inName];
+        // A name that begins with the query holds each word (the last as a prefix): a walk of the
+        // name index needs no per-row test. Not when the last word is a number (as a prefix it
+        // matches the org nr only, not a name word it begins).
+        const where = [...others, text.startsWith, ...(words[words.length - 1].digits ? [text.inName] : [])];
         if (resume) {
           const k = String(resume.v).slice(1);
           where.push(desc ? sql('c.name_sort <= ? AND (c.name_sort < ? OR c.rowid > ?)', k, k, resume.r) : sql('(c.name_sort, c.rowid) > (?, ?)', k, resume.r));
