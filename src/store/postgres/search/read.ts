@@ -18,14 +18,16 @@ export interface Stretch {
   value: Sql;
   orderBy: string;
   limit: number;
+  /** What `c` is read from, when not the table itself (it must still name the rows `c`). */
+  from?: Sql;
 }
 
 export async function readStretch(db: Queryable, s: Stretch, expand: boolean): Promise<Hit[]> {
   if (s.limit <= 0) return [];
   const where = and(s.where);
   const found = await rows<CompanyRow & { v: string | number | null }>(db, {
-    sql: `SELECT ${readColumns(expand)}, ${s.value.sql} AS v FROM companies c WHERE ${where.sql} ORDER BY ${s.orderBy} LIMIT ?`,
-    params: [...s.value.params, ...where.params, s.limit],
+    sql: `SELECT ${readColumns(expand)}, ${s.value.sql} AS v FROM ${s.from?.sql ?? 'companies c'} WHERE ${where.sql} ORDER BY ${s.orderBy} LIMIT ?`,
+    params: [...s.value.params, ...(s.from?.params ?? []), ...where.params, s.limit],
   });
   return found.map((row) => ({ r: row.rowid, v: row.v, row }));
 }
