@@ -105,6 +105,7 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
           indexed: trivial(text.nameCandidates) ? text.inNameIndexed : text.nameCandidates,
           estimate: Math.min(rowsOf(words), rowsOf(text.nameCandidateWords)),
           joint: jointOf(false, false),
+          rowids: text.nameRowids,
         },
         stats.rows,
         expand,
@@ -158,7 +159,21 @@ async function readByRowid(db: Queryable, t: Tier, from: number, limit: number, 
   const value = sql(`'${t.tier}'`);
   // `c.rowid + 0`: sorted after collecting, never read in rowid order from the primary key.
   const collect = (after: number) =>
-    readStretch(db, { where: [...where, t.indexed!, sql('c.rowid > ?', after)], value, orderBy: 'c.rowid + 0', limit }, expand);
+    t.rowids
+      ? // Rowids sorted first, then only the rows of the page read (a nested loop the LIMIT stops:
+        // OFFSET 0 keeps the planner from joining the whole candidate list to the table).
+        readStretch(
+          db,
+          {
+            from: sql(`(${t.rowids.sql} ORDER BY 1) k CROSS JOIN LATERAL (SELECT * FROM companies c WHERE c.rowid = k.rowid OFFSET 0) c`, ...t.rowids.params),
+            where: [...where, sql('k.rowid > ?', after)],
+            value,
+            orderBy: 'k.rowid',
+            limit,
+          },
+          expand,
+        )
+      : readStretch(db, { where: [...where, t.indexed!, sql('c.rowid > ?', after)], value, orderBy: 'c.rowid + 0', limit }, expand);
   const share = Math.min(1, Math.max(t.joint / Math.max(rows, 1), 1e-6));
   if (t.estimate <= COLLECT_ROWS || t.estimate * RANDOM_READ <= limit / share) return collect(from);
   const hits: Hit[] = [];
