@@ -180,14 +180,17 @@ async function readByRowid(db: Queryable, t: Tier, from: number, limit: number, 
   let span = Math.ceil((limit / share) * 2);
   let lo = from;
   let read = 0;
-  // Read now, not from the statistics: rows imported a moment ago are walked too.
-  const last = (await db.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n;
+  // Read now, not from the statistics: rows imported a moment ago are walked too. Only once the
+  // first span has not filled the page (most walks end there: a round trip saved).
+  let last: number | null = null;
   while (hits.length < limit) {
     if (read >= WALK_BUDGET) return [...hits, ...(await collect(lo))].slice(0, limit);
     const hi = lo + span;
     const got = await readStretch(db, { where: [...where, sql('c.rowid > ? AND c.rowid <= ?', lo, hi)], value, orderBy: 'c.rowid', limit: limit - hits.length }, expand);
     hits.push(...got);
-    if (hits.length >= limit || hi >= last) break;
+    if (hits.length >= limit) break;
+    last ??= (await db.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n;
+    if (hi >= last) break;
     read += span;
     lo = hi;
     span *= 4;
