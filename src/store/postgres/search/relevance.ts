@@ -14,7 +14,7 @@ import type { Queryable } from '../database.js';
 import type { Condition, Conditions } from './filters.js';
 import { smallestFilter } from './filter-rows.js';
 import type { Position } from './position.js';
-import { type Hit, readStretch } from './read.js';
+import { type Hit, readStretch, readStretches, type Stretch } from './read.js';
 import { not, type Sql, sql } from './sql.js';
 import type { TextWord } from '../../sqlite/search/text-query.js';
 import { wordRows, wordStats } from './word-stats.js';
@@ -76,12 +76,12 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
     const own = sql('c.words @@ ?::tsquery', whole ? `('${rare.w.text}'${p} | '${DESCRIPTION_MARK}${rare.w.text}'${p})` : `'${rare.w.text}'${p}`);
     phases.push({
       tiers: whole ? [1, 2, 3, 4] : [1, 2, 3],
-      read: (resume, limit) => oneOrder(db, [...others, own, whole ? text.match : text.inName], text.relevance, desc, resume, limit, expand),
+      stretch: (resume, limit) => oneOrder([...others, own, whole ? text.match : text.inName], text.relevance, desc, resume, limit),
     });
   } else {
     phases.push({
       tiers: [1],
-      read: (resume, limit) => {
+      stretch: (resume, limit) => {
         // A name that begins with the query holds each word (the last as a prefix): a walk of the
         // name index needs no per-row test. Not when the last word is a number (as a prefix it
         // matches the org nr only, not a name word it begins).
@@ -90,7 +90,7 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
           const k = String(resume.v).slice(1);
           where.push(desc ? sql('c.name_sort <= ? AND (c.name_sort < ? OR c.rowid > ?)', k, k, resume.r) : sql('(c.name_sort, c.rowid) > (?, ?)', k, resume.r));
         }
-        return readStretch(db, { where, value: sql("'1' || c.name_sort"), orderBy: `c.name_sort${desc ? ' DESC' : ''}, c.rowid`, limit }, expand);
+        return { where, value: sql("'1' || c.name_sort"), orderBy: `c.name_sort${desc ? ' DESC' : ''}, c.rowid`, limit };
       },
     });
     phases.push(byRowid(db, { tier: 2, where: [...others, text.exact, not(text.startsWith)], indexed: text.exact, estimate: rowsOf(words, true), joint: jointOf(true, false) }, stats.rows, expand));
@@ -126,56 +126,85 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
   const startTier = after ? Number(String(after.v)[0]) : null;
   const hits: Hit[] = [];
   let started = startTier === null;
+  // Phases that are one statement each, met in a row, run as one (readStretches): the tiers of
+  // an org nr or a rare name are a few index lookups each, and the round trips cost more.
+  let pending: Stretch[] = [];
+  const flush = async () => {
+    if (pending.length) hits.push(...(await readStretches(db, pending, need - hits.length, expand)));
+    pending = [];
+  };
   for (const phase of phases) {
     if (!started && !phase.tiers.includes(startTier!)) continue;
     const resume = !started ? after : null;
     started = true;
-    hits.push(...(await phase.read(resume, need - hits.length)));
+    const one = phase.stretch(resume, need - hits.length);
+    if (one) {
+      pending.push(one);
+      continue;
+    }
+    await flush();
+    if (hits.length >= need) break;
+    hits.push(...(await phase.read!(resume, need - hits.length)));
     if (hits.length >= need) break;
   }
-  return hits;
+  await flush();
+  return hits.slice(0, need);
 }
 
 interface Phase {
   /** The tiers this phase reads, in order. */
   tiers: number[];
-  read(resume: Position | null, limit: number): Promise<Hit[]>;
+  /** The phase as one statement, or null when it must be read step by step (`read`). */
+  stretch(resume: Position | null, limit: number): Stretch | null;
+  read?(resume: Position | null, limit: number): Promise<Hit[]>;
 }
 
 /** Candidates collected and sorted by relevance value, then rowid (descending: value only). */
-function oneOrder(db: Queryable, where: Sql[], value: Sql, desc: boolean, resume: Position | null, limit: number, expand: boolean): Promise<Hit[]> {
+function oneOrder(where: Sql[], value: Sql, desc: boolean, resume: Position | null, limit: number): Stretch {
   const all = [...where];
   if (resume) all.push(sql(`(${value.sql} ${desc ? '<' : '>'} ? OR (${value.sql} = ? AND c.rowid > ?))`, ...value.params, resume.v, ...value.params, resume.v, resume.r));
-  return readStretch(db, { where: all, value, orderBy: `v${desc ? ' DESC' : ''}, c.rowid`, limit }, expand);
+  return { where: all, value, orderBy: `v${desc ? ' DESC' : ''}, c.rowid`, limit };
 }
 
 /** A tier in rowid order: collected when its rows are few, else walked in spans. */
 function byRowid(db: Queryable, t: Tier, rows: number, expand: boolean): Phase {
-  return { tiers: [t.tier], read: (resume, limit) => readByRowid(db, t, resume?.r ?? 0, limit, rows, expand) };
+  return {
+    tiers: [t.tier],
+    stretch: (resume, limit) => (collects(t, limit, rows) ? collectStretch(t, resume?.r ?? 0, limit) : null),
+    read: (resume, limit) => readByRowid(db, t, resume?.r ?? 0, limit, rows, expand),
+  };
+}
+
+/** A tier whose rows are few, or rare against the rows a walk would read, is collected. */
+function collects(t: Tier, limit: number, rows: number): boolean {
+  const share = Math.min(1, Math.max(t.joint / Math.max(rows, 1), 1e-6));
+  return t.estimate <= COLLECT_ROWS || t.estimate * RANDOM_READ <= limit / share;
+}
+
+/** A tier's rows after `after` collected through its indexes and sorted by rowid. */
+function collectStretch(t: Tier, after: number, limit: number): Stretch {
+  const value = sql(`'${t.tier}'`);
+  // Rowids sorted first, then only the rows of the page read (a nested loop the LIMIT stops:
+  // OFFSET 0 keeps the planner from joining the whole candidate list to the table).
+  if (t.rowids) {
+    return {
+      from: sql(`(${t.rowids.sql} ORDER BY 1) k CROSS JOIN LATERAL (SELECT * FROM companies c WHERE c.rowid = k.rowid OFFSET 0) c`, ...t.rowids.params),
+      where: [...t.where, sql('k.rowid > ?', after)],
+      value,
+      orderBy: 'k.rowid',
+      limit,
+    };
+  }
+  // `c.rowid + 0`: sorted after collecting, never read in rowid order from the primary key.
+  return { where: [...t.where, t.indexed!, sql('c.rowid > ?', after)], value, orderBy: 'c.rowid + 0', limit };
 }
 
 async function readByRowid(db: Queryable, t: Tier, from: number, limit: number, rows: number, expand: boolean): Promise<Hit[]> {
   const where = t.where;
   const value = sql(`'${t.tier}'`);
-  // `c.rowid + 0`: sorted after collecting, never read in rowid order from the primary key.
-  const collect = (after: number) =>
-    t.rowids
-      ? // Rowids sorted first, then only the rows of the page read (a nested loop the LIMIT stops:
-        // OFFSET 0 keeps the planner from joining the whole candidate list to the table).
-        readStretch(
-          db,
-          {
-            from: sql(`(${t.rowids.sql} ORDER BY 1) k CROSS JOIN LATERAL (SELECT * FROM companies c WHERE c.rowid = k.rowid OFFSET 0) c`, ...t.rowids.params),
-            where: [...where, sql('k.rowid > ?', after)],
-            value,
-            orderBy: 'k.rowid',
-            limit,
-          },
-          expand,
-        )
-      : readStretch(db, { where: [...where, t.indexed!, sql('c.rowid > ?', after)], value, orderBy: 'c.rowid + 0', limit }, expand);
+  const collect = (after: number) => readStretch(db, collectStretch(t, after, limit), expand);
   const share = Math.min(1, Math.max(t.joint / Math.max(rows, 1), 1e-6));
-  if (t.estimate <= COLLECT_ROWS || t.estimate * RANDOM_READ <= limit / share) return collect(from);
+  if (collects(t, limit, rows)) return collect(from);
   const hits: Hit[] = [];
   let span = Math.ceil((limit / share) * 2);
   let lo = from;
