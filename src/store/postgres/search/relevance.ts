@@ -209,17 +209,17 @@ async function readByRowid(db: Queryable, t: Tier, from: number, limit: number, 
   let span = Math.ceil((limit / share) * 2);
   let lo = from;
   let read = 0;
-  // Read now, not from the statistics: rows imported a moment ago are walked too. Only once the
-  // first span has not filled the page (most walks end there: a round trip saved).
-  let last: number | null = null;
+  // The last rowid as known a moment ago: the span that reaches it is read open-ended, so rows
+  // imported since are walked too.
+  const last = await lastRowid(db);
   while (hits.length < limit) {
     if (read >= WALK_BUDGET) return [...hits, ...(await collect(lo))].slice(0, limit);
     const hi = lo + span;
-    const got = await readStretch(db, { where: [...where, sql('c.rowid > ? AND c.rowid <= ?', lo, hi)], value, orderBy: 'c.rowid', limit: limit - hits.length }, expand);
+    const open = hi >= last;
+    const within = open ? sql('c.rowid > ?', lo) : sql('c.rowid > ? AND c.rowid <= ?', lo, hi);
+    const got = await readStretch(db, { where: [...where, within], value, orderBy: 'c.rowid', limit: limit - hits.length }, expand);
     hits.push(...got);
-    if (hits.length >= limit) break;
-    last ??= (await db.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n;
-    if (hi >= last) break;
+    if (hits.length >= limit || open) break;
     read += span;
     lo = hi;
     span *= 4;
@@ -227,3 +227,14 @@ async function readByRowid(db: Queryable, t: Tier, from: number, limit: number, 
   return hits;
 }
 
+const LAST_TTL_MS = 10_000;
+const lastCache = new WeakMap<Queryable, { n: number; at: number }>();
+
+/** The highest rowid, read at most every few seconds (a walk's last span is open-ended). */
+async function lastRowid(db: Queryable): Promise<number> {
+  const hit = lastCache.get(db);
+  if (hit && Date.now() - hit.at < LAST_TTL_MS) return hit.n;
+  const n = (await db.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n;
+  lastCache.set(db, { n, at: Date.now() });
+  return n;
+}
