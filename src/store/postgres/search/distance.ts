@@ -13,7 +13,7 @@ import type { SearchQuery } from '../../../core/search-params.js';
 import { haversineKm, ringBoxes } from '../../sqlite/search/geo-math.js';
 import type { Queryable } from '../database.js';
 import { type Conditions, distanceSql } from './filters.js';
-import { companiesInBox } from './near.js';
+import { companiesInBox, SMALL_BOX } from './near.js';
 import type { Position } from './position.js';
 import { type Hit, readStretch } from './read.js';
 import { type Sql, sql } from './sql.js';
@@ -44,11 +44,12 @@ export async function distancePage(db: Queryable, query: SearchQuery, conds: Con
     const hits = got.map((h) => ({ ...h, v: haversineKm(near.lat, near.lng, h.row.lat!, h.row.lng!) }));
     return hits.sort((a, b) => a.v - b.v || a.r - b.r);
   };
-  if ((await companiesInBox(db, conds.box!)) <= WHOLE_CIRCLE) return read([...checks, conds.box!, ...(keyset ? [keyset] : [])], need);
+  const inBox = await companiesInBox(db, conds.box!);
+  if (inBox <= WHOLE_CIRCLE) return read([...checks, conds.box!, ...(keyset ? [keyset] : [])], need);
   const hits: Hit[] = [];
   const start = after ? Number(after.v) : 0;
   let done = start;
-  let width = Math.min(radius, start > 0 ? Math.max(0.002, start * 0.002) : 0.05);
+  let width = Math.min(radius, start > 0 ? Math.max(0.002, start * 0.002) : firstRing(radius, inBox, need));
   for (let first = true; ; first = false) {
     const outer = Math.min(radius, done + width);
     const boxes = ringBoxes(near.lat, near.lng, done * 0.999, outer, Math.max(outer - done, outer / BANDS), BANDS);
@@ -71,4 +72,15 @@ export async function distancePage(db: Queryable, query: SearchQuery, conds: Con
     }
     done = outer;
   }
+}
+
+/**
+ * The first ring's radius (km): when the box's companies were counted exactly (near.ts counts up
+ * to SMALL_BOX), a disc that should hold twice a page at the box's mean density (the box is
+ * 2r × 2r); each further ring is a round trip. A box beyond the count starts narrow.
+ */
+function firstRing(radius: number, inBox: number, need: number): number {
+  if (inBox > SMALL_BOX) return 0.05;
+  const density = inBox / (4 * radius * radius);
+  return Math.max(0.05, Math.sqrt((2 * need) / (Math.PI * density)));
 }
