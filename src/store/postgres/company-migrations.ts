@@ -85,6 +85,14 @@ export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: 
       ALTER TABLE companies ADD COLUMN scb_hash bigint;
     `,
   },
+  {
+    // q as a number's prefix (q=55661): the rowids of an org nr range from the index alone, so
+    // that a page of them in rowid order reads its own rows, not all of the range's (search/
+    // text-sql.ts nameRowids). Also in COMPANY_INDEXES, so that a bulk load builds it.
+    version: 3,
+    name: 'companies_org_rowid: org nr ranges in rowid order, index-only',
+    sql: `CREATE INDEX IF NOT EXISTS companies_org_rowid ON companies (org_nr, rowid);`,
+  },
 ];
 
 /** The indexes of `companies`, by name: dropped before a bulk load and built after it. */
@@ -93,6 +101,8 @@ export const COMPANY_INDEXES: readonly { name: string; sql: string }[] = [
   ['companies_org_nr', 'UNIQUE (org_nr)'],
   // q's four-digit word: the last four digits of an org nr (the first six are a range of org_nr).
   ['companies_org_tail', '(right(org_nr, 4))'],
+  // q's number as a prefix: an org nr range's rowids without reading its rows (migration 3).
+  ['companies_org_rowid', '(org_nr, rowid)'],
   // Name order (the default sort), alone and within each filter that commonly leads: a page of
   // a municipality in name order is a range of one index, not a sort of the municipality.
   ['companies_name', '(name_sort, rowid)'],

@@ -20,6 +20,12 @@ import { type Sql, sql } from './sql.js';
 
 const BANDS = 24;
 /**
+ * A circle whose box holds at most this many companies is read whole and sorted. Fewer than
+ * near.ts's SMALL_BOX: each row read is a random heap visit plus a distance, and a few rings
+ * (each a page or so) cost less than a box of thousands (Visby, 10 km: 4,000 rows, 13 ms).
+ */
+const WHOLE_CIRCLE = 600;
+/**
  * A cursor's distance, to within SQL's rounding (km): rows this near it count as at it, ordered
  * by rowid (they are at the same point; the two functions differ by about 1e-13 km at 500 km).
  */
@@ -38,11 +44,12 @@ export async function distancePage(db: Queryable, query: SearchQuery, conds: Con
     const hits = got.map((h) => ({ ...h, v: haversineKm(near.lat, near.lng, h.row.lat!, h.row.lng!) }));
     return hits.sort((a, b) => a.v - b.v || a.r - b.r);
   };
-  if ((await companiesInBox(db, conds.box!)) <= SMALL_BOX) return read([...checks, conds.box!, ...(keyset ? [keyset] : [])], need);
+  const inBox = await companiesInBox(db, conds.box!);
+  if (inBox <= WHOLE_CIRCLE) return read([...checks, conds.box!, ...(keyset ? [keyset] : [])], need);
   const hits: Hit[] = [];
   const start = after ? Number(after.v) : 0;
   let done = start;
-  let width = Math.min(radius, start > 0 ? Math.max(0.002, start * 0.002) : 0.05);
+  let width = Math.min(radius, start > 0 ? Math.max(0.002, start * 0.002) : firstRing(radius, inBox, need));
   for (let first = true; ; first = false) {
     const outer = Math.min(radius, done + width);
     const boxes = ringBoxes(near.lat, near.lng, done * 0.999, outer, Math.max(outer - done, outer / BANDS), BANDS);
@@ -65,4 +72,15 @@ export async function distancePage(db: Queryable, query: SearchQuery, conds: Con
     }
     done = outer;
   }
+}
+
+/**
+ * The first ring's radius (km): when the box's companies were counted exactly (near.ts counts up
+ * to SMALL_BOX), a disc that should hold twice a page at the box's mean density (the box is
+ * 2r × 2r); each further ring is a round trip. A box beyond the count starts narrow.
+ */
+function firstRing(radius: number, inBox: number, need: number): number {
+  if (inBox > SMALL_BOX) return 0.05;
+  const density = inBox / (4 * radius * radius);
+  return Math.max(0.05, Math.sqrt((2 * need) / (Math.PI * density)));
 }

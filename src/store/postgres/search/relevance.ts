@@ -11,9 +11,10 @@
 // the order is the same (names descending in tier 1).
 import type { SearchQuery } from '../../../core/search-params.js';
 import type { Queryable } from '../database.js';
-import type { Conditions } from './filters.js';
+import type { Condition, Conditions } from './filters.js';
+import { smallestFilter } from './filter-rows.js';
 import type { Position } from './position.js';
-import { type Hit, readStretch } from './read.js';
+import { type Hit, readStretch, readStretches, type Stretch } from './read.js';
 import { not, type Sql, sql } from './sql.js';
 import type { TextWord } from '../../sqlite/search/text-query.js';
 import { wordRows, wordStats } from './word-stats.js';
@@ -37,6 +38,8 @@ interface Tier {
   estimate: number;
   /** Rows of the tier by the statistics, words taken as independent (what a walk finds). */
   joint: number;
+  /** The candidates' rowids from indexes alone (text-sql.ts nameRowids), to collect by. */
+  rowids?: Sql | null;
 }
 
 /** A row collected is a random heap read: about ten rows walked in rowid order. */
@@ -54,9 +57,13 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
   const trivial = (s: Sql) => s.sql === 'true';
   const n = Math.max(stats.rows, 1);
   const jointOf = (exact: boolean, industry: boolean) =>
-    n * words.reduce((p, w, i) => p * Math.min(1, wordRows(stats, exact ? { ...w, prefix: false } : w) / n + (industry && w.industry.codes.size + w.industry.categories.size > 0 ? INDUSTRY_SHARE : 0)), 1);
+    narrow * n * words.reduce((p, w, i) => p * Math.min(1, wordRows(stats, exact ? { ...w, prefix: false } : w) / n + (industry && w.industry.codes.size + w.industry.categories.size > 0 ? INDUSTRY_SHARE : 0)), 1);
   // Each tier's own conditions imply the match; the other filters are tested as they are.
   const others = checks.filter((c) => (c as { name?: string }).name !== 'q');
+  // The share of companies a counted filter leaves (q=frisör&municipality=1480: a twentieth):
+  // a walk in rowid order finds a tier's rows that much more slowly, and collecting through
+  // the full-text and the filter's index together reads that much less.
+  const narrow = Math.min(1, ((await smallestFilter(db, others as Condition[])) ?? n) / n);
   const phases: Phase[] = [];
   // Several words, one of them a rare name word: tiers 1-3 would be sparse streams (names with
   // one word of several) while that word's rows are few: they are ranked in one pass, as on SQLite.
@@ -69,18 +76,21 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
     const own = sql('c.words @@ ?::tsquery', whole ? `('${rare.w.text}'${p} | '${DESCRIPTION_MARK}${rare.w.text}'${p})` : `'${rare.w.text}'${p}`);
     phases.push({
       tiers: whole ? [1, 2, 3, 4] : [1, 2, 3],
-      read: (resume, limit) => oneOrder(db, [...others, own, whole ? text.match : text.inName], text.relevance, desc, resume, limit, expand),
+      stretch: (resume, limit) => oneOrder([...others, own, whole ? text.match : text.inName], text.relevance, desc, resume, limit),
     });
   } else {
     phases.push({
       tiers: [1],
-      read: (resume, limit) => {
-        const where = [...others, text.startsWith, text.inName];
+      stretch: (resume, limit) => {
+        // A name that begins with the query holds each word (the last as a prefix): a walk of the
+        // name index needs no per-row test. Not when the last word is a number (as a prefix it
+        // matches the org nr only, not a name word it begins).
+        const where = [...others, text.startsWith, ...(words[words.length - 1].digits ? [text.inName] : [])];
         if (resume) {
           const k = String(resume.v).slice(1);
           where.push(desc ? sql('c.name_sort <= ? AND (c.name_sort < ? OR c.rowid > ?)', k, k, resume.r) : sql('(c.name_sort, c.rowid) > (?, ?)', k, resume.r));
         }
-        return readStretch(db, { where, value: sql("'1' || c.name_sort"), orderBy: `c.name_sort${desc ? ' DESC' : ''}, c.rowid`, limit }, expand);
+        return { where, value: sql("'1' || c.name_sort"), orderBy: `c.name_sort${desc ? ' DESC' : ''}, c.rowid`, limit };
       },
     });
     phases.push(byRowid(db, { tier: 2, where: [...others, text.exact, not(text.startsWith)], indexed: text.exact, estimate: rowsOf(words, true), joint: jointOf(true, false) }, stats.rows, expand));
@@ -95,6 +105,7 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
           indexed: trivial(text.nameCandidates) ? text.inNameIndexed : text.nameCandidates,
           estimate: Math.min(rowsOf(words), rowsOf(text.nameCandidateWords)),
           joint: jointOf(false, false),
+          rowids: text.nameRowids,
         },
         stats.rows,
         expand,
@@ -115,54 +126,100 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
   const startTier = after ? Number(String(after.v)[0]) : null;
   const hits: Hit[] = [];
   let started = startTier === null;
+  // Phases that are one statement each, met in a row, run as one (readStretches): the tiers of
+  // an org nr or a rare name are a few index lookups each, and the round trips cost more.
+  let pending: Stretch[] = [];
+  const flush = async () => {
+    if (pending.length) hits.push(...(await readStretches(db, pending, need - hits.length, expand)));
+    pending = [];
+  };
   for (const phase of phases) {
     if (!started && !phase.tiers.includes(startTier!)) continue;
     const resume = !started ? after : null;
     started = true;
-    hits.push(...(await phase.read(resume, need - hits.length)));
+    const one = phase.stretch(resume, need - hits.length);
+    if (one) {
+      pending.push(one);
+      continue;
+    }
+    await flush();
+    if (hits.length >= need) break;
+    hits.push(...(await phase.read!(resume, need - hits.length)));
     if (hits.length >= need) break;
   }
-  return hits;
+  await flush();
+  return hits.slice(0, need);
 }
 
 interface Phase {
   /** The tiers this phase reads, in order. */
   tiers: number[];
-  read(resume: Position | null, limit: number): Promise<Hit[]>;
+  /** The phase as one statement, or null when it must be read step by step (`read`). */
+  stretch(resume: Position | null, limit: number): Stretch | null;
+  read?(resume: Position | null, limit: number): Promise<Hit[]>;
 }
 
 /** Candidates collected and sorted by relevance value, then rowid (descending: value only). */
-function oneOrder(db: Queryable, where: Sql[], value: Sql, desc: boolean, resume: Position | null, limit: number, expand: boolean): Promise<Hit[]> {
+function oneOrder(where: Sql[], value: Sql, desc: boolean, resume: Position | null, limit: number): Stretch {
   const all = [...where];
   if (resume) all.push(sql(`(${value.sql} ${desc ? '<' : '>'} ? OR (${value.sql} = ? AND c.rowid > ?))`, ...value.params, resume.v, ...value.params, resume.v, resume.r));
-  return readStretch(db, { where: all, value, orderBy: `v${desc ? ' DESC' : ''}, c.rowid`, limit }, expand);
+  return { where: all, value, orderBy: `v${desc ? ' DESC' : ''}, c.rowid`, limit };
 }
 
 /** A tier in rowid order: collected when its rows are few, else walked in spans. */
 function byRowid(db: Queryable, t: Tier, rows: number, expand: boolean): Phase {
-  return { tiers: [t.tier], read: (resume, limit) => readByRowid(db, t, resume?.r ?? 0, limit, rows, expand) };
+  return {
+    tiers: [t.tier],
+    stretch: (resume, limit) => (collects(t, limit, rows) ? collectStretch(t, resume?.r ?? 0, limit) : null),
+    read: (resume, limit) => readByRowid(db, t, resume?.r ?? 0, limit, rows, expand),
+  };
+}
+
+/** A tier whose rows are few, or rare against the rows a walk would read, is collected. */
+function collects(t: Tier, limit: number, rows: number): boolean {
+  const share = Math.min(1, Math.max(t.joint / Math.max(rows, 1), 1e-6));
+  return t.estimate <= COLLECT_ROWS || t.estimate * RANDOM_READ <= limit / share;
+}
+
+/** A tier's rows after `after` collected through its indexes and sorted by rowid. */
+function collectStretch(t: Tier, after: number, limit: number): Stretch {
+  const value = sql(`'${t.tier}'`);
+  // Rowids sorted first, then only the rows of the page read (a nested loop the LIMIT stops:
+  // OFFSET 0 keeps the planner from joining the whole candidate list to the table).
+  if (t.rowids) {
+    return {
+      from: sql(`(${t.rowids.sql} ORDER BY 1) k CROSS JOIN LATERAL (SELECT * FROM companies c WHERE c.rowid = k.rowid OFFSET 0) c`, ...t.rowids.params),
+      where: [...t.where, sql('k.rowid > ?', after)],
+      value,
+      orderBy: 'k.rowid',
+      limit,
+    };
+  }
+  // `c.rowid + 0`: sorted after collecting, never read in rowid order from the primary key.
+  return { where: [...t.where, t.indexed!, sql('c.rowid > ?', after)], value, orderBy: 'c.rowid + 0', limit };
 }
 
 async function readByRowid(db: Queryable, t: Tier, from: number, limit: number, rows: number, expand: boolean): Promise<Hit[]> {
   const where = t.where;
   const value = sql(`'${t.tier}'`);
-  // `c.rowid + 0`: sorted after collecting, never read in rowid order from the primary key.
-  const collect = (after: number) =>
-    readStretch(db, { where: [...where, t.indexed!, sql('c.rowid > ?', after)], value, orderBy: 'c.rowid + 0', limit }, expand);
+  const collect = (after: number) => readStretch(db, collectStretch(t, after, limit), expand);
   const share = Math.min(1, Math.max(t.joint / Math.max(rows, 1), 1e-6));
-  if (t.estimate <= COLLECT_ROWS || t.estimate * RANDOM_READ <= limit / share) return collect(from);
+  if (collects(t, limit, rows)) return collect(from);
   const hits: Hit[] = [];
   let span = Math.ceil((limit / share) * 2);
   let lo = from;
   let read = 0;
-  // Read now, not from the statistics: rows imported a moment ago are walked too.
-  const last = (await db.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n;
+  // The last rowid as known a moment ago: the span that reaches it is read open-ended, so rows
+  // imported since are walked too.
+  const last = await lastRowid(db);
   while (hits.length < limit) {
     if (read >= WALK_BUDGET) return [...hits, ...(await collect(lo))].slice(0, limit);
     const hi = lo + span;
-    const got = await readStretch(db, { where: [...where, sql('c.rowid > ? AND c.rowid <= ?', lo, hi)], value, orderBy: 'c.rowid', limit: limit - hits.length }, expand);
+    const open = hi >= last;
+    const within = open ? sql('c.rowid > ?', lo) : sql('c.rowid > ? AND c.rowid <= ?', lo, hi);
+    const got = await readStretch(db, { where: [...where, within], value, orderBy: 'c.rowid', limit: limit - hits.length }, expand);
     hits.push(...got);
-    if (hits.length >= limit || hi >= last) break;
+    if (hits.length >= limit || open) break;
     read += span;
     lo = hi;
     span *= 4;
@@ -170,3 +227,14 @@ async function readByRowid(db: Queryable, t: Tier, from: number, limit: number, 
   return hits;
 }
 
+const LAST_TTL_MS = 10_000;
+const lastCache = new WeakMap<Queryable, { n: number; at: number }>();
+
+/** The highest rowid, read at most every few seconds (a walk's last span is open-ended). */
+async function lastRowid(db: Queryable): Promise<number> {
+  const hit = lastCache.get(db);
+  if (hit && Date.now() - hit.at < LAST_TTL_MS) return hit.n;
+  const n = (await db.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n;
+  lastCache.set(db, { n, at: Date.now() });
+  return n;
+}

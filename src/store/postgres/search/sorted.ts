@@ -14,6 +14,7 @@ import { readColumns } from '../company-row.js';
 import type { Queryable } from '../database.js';
 import type { Condition } from './filters.js';
 import type { Position } from './position.js';
+import { smallestFilter } from './filter-rows.js';
 import { type Hit, readStretch } from './read.js';
 import { and, rows, type Sql, sql } from './sql.js';
 
@@ -148,30 +149,4 @@ async function walkOrCollect(db: Queryable, s: WalkInput, expand: boolean): Prom
   });
   if (walked.length >= s.limit) return walked.map((row) => ({ r: row.rowid, v: row.v, row: row as never }));
   return readStretch(db, { where: [...s.own, ...s.rest, ...s.hints], value: s.value, orderBy: s.collectOrder, limit: s.limit }, expand);
-}
-
-const COUNTED: Record<string, string> = { county: 'county', municipality: 'municipality', category: 'category', legal_form: 'legal_form' };
-const countCache = new WeakMap<Queryable, Map<string, { n: number; at: number }>>();
-
-/** Companies of the smallest counted filter (county, municipality, category, legal form), or null. */
-async function smallestFilter(db: Queryable, filters: readonly Condition[]): Promise<number | null> {
-  const counted = filters.filter((c) => COUNTED[c.name]);
-  if (counted.length === 0) return null;
-  let cache = countCache.get(db);
-  if (!cache) countCache.set(db, (cache = new Map()));
-  let smallest = Infinity;
-  for (const c of counted) {
-    const key = `${c.name}:${JSON.stringify(c.params)}`;
-    let hit = cache.get(key);
-    if (!hit || Date.now() - hit.at > 60_000) {
-      const [r] = await rows<{ n: number }>(db, {
-        sql: `SELECT coalesce(sum(n), 0)::float8 AS n FROM company_counts WHERE dim = ? AND value IN (${c.params.map(() => '?').join(', ')})`,
-        params: [COUNTED[c.name], ...c.params],
-      });
-      if (cache.size > 2000) cache.clear();
-      cache.set(key, (hit = { n: r.n, at: Date.now() }));
-    }
-    smallest = Math.min(smallest, hit.n);
-  }
-  return smallest;
 }

@@ -41,6 +41,13 @@ export interface TextSql {
   candidateWords: TextWord[];
   /** inName and match as an index can answer them (to collect a few rows from the full-text index). */
   inNameIndexed: Sql;
+  /**
+   * A query of rowids (column `rowid`) holding every row of inName, read from indexes alone, or
+   * null. For one number as a prefix (q=55661): the org nr range is thousands of companies in
+   * random rowid order; their rowids come from an index-only scan (companies_org_rowid), sorted,
+   * and only the page's rows are then read, instead of every row in the range.
+   */
+  nameRowids: Sql | null;
   matchIndexed: Sql;
   /** Industry matches (category, SNI codes) exist for some word. */
   industry: boolean;
@@ -144,6 +151,7 @@ export function textSql(tq: TextQuery): TextSql {
     candidates,
     inName: unindexed(inName),
     inNameIndexed: inName,
+    nameRowids: words.length === 1 && last.digits && last.prefix ? numberRowids(last) : null,
     matchIndexed: match,
     nameCandidates,
     nameCandidateWords: named,
@@ -156,6 +164,17 @@ export function textSql(tq: TextQuery): TextSql {
     describedWords: described,
     relevance,
   };
+}
+
+/**
+ * The rowids of wordInName(w) for a number that is the last word (a prefix), one index per part
+ * (UNION: a row may be in two). The org nr's ten and six digits are in the prefix range.
+ */
+function numberRowids(w: TextWord): Sql {
+  const parts = [sql('SELECT rowid FROM companies WHERE words @@ ?::tsquery', lexeme(w))];
+  if (w.text.length === 4) parts.push(sql('SELECT rowid FROM companies WHERE right(org_nr, 4) = ?', w.text));
+  parts.push(sql('SELECT rowid FROM companies WHERE org_nr >= ? AND org_nr < ?', w.text, prefixEnd(w.text)));
+  return { sql: parts.map((p) => p.sql).join(' UNION '), params: parts.flatMap((p) => p.params) };
 }
 
 /**

@@ -1,0 +1,118 @@
+// PostgreSQL plans of issue 11's fixes, pinned on a register of 60,000 companies from the real
+// generator (EXPLAIN (FORMAT JSON) of each statement a search runs):
+//   - q as a number's prefix reads the org nr range's rowids from companies_org_rowid alone and
+//     then only the page's rows (a nested loop), not every row of the range;
+//   - a name prefix's first tier walks the name index with no full-text test on each row, but a
+//     number as the last word keeps it (a number's prefix matches the org nr, not a name word);
+//   - sort=distance over a dense circle reads rings, not the whole circle;
+//   - relevance tiers that are one statement each run as one (UNION ALL, one round trip).
+// What the searches return is checked against SQLite by the shared search suites.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
+import { seedRegister } from '../../src/app/seed-register.js';
+import type { PgStore } from '../../src/store/postgres/pg-store.js';
+import { DATABASE_URL, openFreshPgStore, PG_SKIP_REASON } from '../helpers/pg.js';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+if (!DATABASE_URL) {
+  describe('PostgreSQL search plans', () => it.skip(PG_SKIP_REASON, () => {}));
+} else {
+  describe('PostgreSQL search plans of issue 11, on 60,000 companies', () => {
+    let store: PgStore;
+    let statements: { sql: string; params: unknown[] }[] = [];
+    beforeAll(async () => {
+      store = await openFreshPgStore();
+      await seedRegister(store, { count: 60_000 });
+      const run = store.db.query.bind(store.db);
+      store.db.query = (async (sql: string, params?: unknown[]) => {
+        statements.push({ sql, params: params ?? [] });
+        return run(sql, params);
+      }) as typeof store.db.query;
+    }, 300_000);
+    afterAll(async () => store?.close());
+
+    /** The ordered reads over companies that a search ran, each with its plan's nodes. */
+    const explain = async (p: Record<string, string>) => {
+      statements = [];
+      await store.companies.search(toSearchQuery(SEARCH_QUERY_SCHEMA.parse(p)), null);
+      const ran = statements.filter((s) => /^SELECT/.test(s.sql) && /ORDER BY/.test(s.sql) && !/company_counts|pg_stats/.test(s.sql));
+      statements = [];
+      const out: { sql: string; params: unknown[]; nodes: PlanNode[] }[] = [];
+      for (const s of ran) {
+        const r = await store.db.pool.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.params);
+        out.push({ ...s, nodes: nodes((r.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan) });
+      }
+      return out;
+    };
+    const types = (plan: { nodes: PlanNode[] }) => plan.nodes.map((n) => n['Node Type']);
+    const indexes = (plan: { nodes: PlanNode[] }) => plan.nodes.map((n) => n['Index Name']).filter(Boolean);
+    const scansTable = (plan: { nodes: PlanNode[] }) => plan.nodes.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'companies');
+
+    it('q as a five-digit prefix of an org nr: rowids index-only from companies_org_rowid, then the page’s rows', async () => {
+      const { rows } = await store.db.pool.query<{ org_nr: string }>('SELECT org_nr FROM companies ORDER BY rowid LIMIT 1 OFFSET 500');
+      const plans = await explain({ q: rows[0].org_nr.slice(0, 5) });
+      const byRowids = plans.filter((s) => /CROSS JOIN LATERAL/.test(s.sql));
+      expect(byRowids.length).toBe(1);
+      const [tier3] = byRowids;
+      expect(indexes(tier3)).toContain('companies_org_rowid');
+      expect(tier3.nodes.find((n) => n['Index Name'] === 'companies_org_rowid')!['Node Type']).toBe('Index Only Scan');
+      expect(types(tier3)).toContain('Nested Loop');
+      expect(types(tier3)).not.toContain('Hash Join');
+      // The rows are read one by one through the primary key, never as a bitmap over the range.
+      expect(indexes(tier3)).toContain('companies_pkey');
+      expect(tier3.nodes.some((n) => n['Node Type'] === 'Bitmap Index Scan' && /org_nr|fingerprints/.test(n['Index Name'] ?? ''))).toBe(false);
+      for (const s of plans) expect(scansTable(s), s.sql).toBe(false);
+    });
+
+    /** The first tier's read: the first statement, or its first part when tiers run as one. */
+    const firstPart = (s: { sql: string }) => s.sql.replace(/^SELECT \* FROM \(\(/, '').split(' UNION ALL ')[0];
+
+    it('a name prefix: the first tier walks the name index in order, with no full-text test', async () => {
+      const [first] = await explain({ q: 'el' });
+      expect(firstPart(first)).toMatch(/starts_with/);
+      expect(firstPart(first)).not.toMatch(/@@/);
+      const walk = first.nodes.find((n) => n['Index Name'] === 'companies_status_name');
+      expect(walk?.['Node Type']).toBe('Index Scan');
+    });
+
+    it('a number as the last word: the first tier still tests the words (the number matches the org nr only)', async () => {
+      const [first] = await explain({ q: 'ab 55' });
+      expect(firstPart(first)).toMatch(/starts_with/);
+      expect(firstPart(first)).toMatch(/@@/);
+    });
+
+    it('tiers that are one statement each run as one (an org nr: one round trip)', async () => {
+      const { rows } = await store.db.pool.query<{ org_nr: string }>('SELECT org_nr FROM companies ORDER BY rowid LIMIT 1 OFFSET 900');
+      const plans = await explain({ q: rows[0].org_nr });
+      expect(plans.length).toBe(1);
+      expect(plans[0].sql.split(' UNION ALL ').length).toBeGreaterThan(1);
+      expect(types(plans[0])).toContain('Append');
+      expect(scansTable(plans[0])).toBe(false);
+    });
+
+    it('sort=distance around the densest point: rings through the spatial index, not the whole circle', async () => {
+      const { rows } = await store.db.pool.query<{ lat: number; lng: number }>(
+        `SELECT round(lat::numeric, 1)::float8 AS lat, round(lng::numeric, 1)::float8 AS lng FROM companies WHERE lat IS NOT NULL
+         GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`,
+      );
+      const plans = await explain({ near: `${rows[0].lat},${rows[0].lng}`, radius_km: '50', sort: 'distance' });
+      expect(plans.length).toBeGreaterThan(0);
+      for (const s of plans) {
+        // A ring has an outer edge of its own besides the radius; the whole circle has only that.
+        expect(s.sql.match(/bolag_distance_km\(c\.lat, c\.lng, \$\d+, \$\d+\) <= \$\d+/g)!.length, s.sql).toBeGreaterThan(1);
+        expect(indexes(s)).toContain('companies_geo');
+        expect(scansTable(s)).toBe(false);
+      }
+    });
+  });
+}
