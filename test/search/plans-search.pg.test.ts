@@ -12,17 +12,7 @@ import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params
 import { seedRegister } from '../../src/app/seed-register.js';
 import type { PgStore } from '../../src/store/postgres/pg-store.js';
 import { DATABASE_URL, openFreshPgStore, PG_SKIP_REASON } from '../helpers/pg.js';
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
+import { nodes, type PlanNode } from '../helpers/pg-plan.js';
 
 if (!DATABASE_URL) {
   describe('PostgreSQL search plans', () => it.skip(PG_SKIP_REASON, () => {}));
@@ -81,8 +71,11 @@ if (!DATABASE_URL) {
       const [first] = await explain({ q: 'el' });
       expect(firstPart(first)).toMatch(/starts_with/);
       expect(firstPart(first)).not.toMatch(/@@/);
+      // Through the name index; at 60,000 rows the range of names that begin with 'el' is small,
+      // and ANALYZE's random sample decides between walking it and a bitmap of it (both cheap
+      // here, and seen both ways run to run). What the fix pins is the missing full-text test.
       const walk = first.nodes.find((n) => n['Index Name'] === 'companies_status_name');
-      expect(walk?.['Node Type']).toBe('Index Scan');
+      expect(['Index Scan', 'Bitmap Index Scan']).toContain(walk?.['Node Type']);
     });
 
     it('a number as the last word: the first tier still tests the words (the number matches the org nr only)', async () => {

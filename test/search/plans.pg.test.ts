@@ -12,21 +12,11 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { KeysetPosition } from '../../src/store/store.js';
 import { discoverShapes, type Shapes } from '../../bench/lib/shapes.js';
 import { DATABASE_URL, openFreshPgStore, PG_SKIP_REASON } from '../helpers/pg.js';
+import { nodes, type PlanNode } from '../helpers/pg-plan.js';
 import { sharedRegister, startPgSearchServer, type SearchServer } from '../helpers/search-server.js';
 import type { Params } from './reference.js';
 
 const query = (p: Params) => toSearchQuery(SEARCH_QUERY_SCHEMA.parse(p));
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
 
 if (!DATABASE_URL) {
   describe('PostgreSQL plans', () => it.skip(PG_SKIP_REASON, () => {}));
