@@ -50,6 +50,9 @@ function tryAcquire(path: string): boolean {
   const holder = readHolder(path);
   if (holder === undefined) return false; // released meanwhile: try again at the next poll
   const stale = holder === 'unknown' ? ageMs(path) > 10_000 : !isAlive(holder);
+  // Known limit: two waiters that both find the holder dead may both remove the file, the second
+  // after the first has made its own, and then both hold the lock. That needs a process killed
+  // while it held the lock and two others waiting on it within the same poll.
   if (stale) {
     try {
       unlinkSync(path);
