@@ -10,3 +10,33 @@ export interface PlanNode {
 export function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
+
+interface Explainable {
+  db: { query: (sql: string, params?: unknown[]) => Promise<unknown>; pool: { query: (sql: string, params?: unknown[]) => Promise<{ rows: any[] }> } };
+}
+
+/** Records every statement the store runs through db.query; take() hands them over and starts afresh. */
+export function recordStatements(store: Explainable): { take(): { sql: string; params: unknown[] }[] } {
+  let seen: { sql: string; params: unknown[] }[] = [];
+  const run = store.db.query.bind(store.db);
+  store.db.query = (async (sql: string, params?: unknown[]) => {
+    seen.push({ sql, params: params ?? [] });
+    return run(sql, params);
+  }) as typeof store.db.query;
+  return {
+    take() {
+      const out = seen;
+      seen = [];
+      return out;
+    },
+  };
+}
+
+/** The plan nodes EXPLAIN shows for a statement (on the pool: not recorded). */
+export async function planNodes(store: Explainable, s: { sql: string; params: unknown[] }): Promise<PlanNode[]> {
+  const r = await store.db.pool.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.params);
+  return nodes((r.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan);
+}
+
+export const indexesOf = (plan: { nodes: PlanNode[] }) => plan.nodes.map((n) => n['Index Name']).filter(Boolean);
+export const scansCompanies = (plan: { nodes: PlanNode[] }) => plan.nodes.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'companies');

@@ -15,8 +15,9 @@ import { startServer, type RunningServer, type StartOptions } from '../../src/se
 import { readColumns } from '../../src/store/postgres/company-row.js';
 import { openPgStore, type PgStore } from '../../src/store/postgres/pg-store.js';
 import { type CompanyRow, companySelectList, rowToCompany } from '../../src/store/sqlite/company-row.js';
+import { tune } from '../../src/store/sqlite/search/tuning.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { DATABASE_URL, dropSchema, freshSchemaUrl } from './pg.js';
 
 export const SEARCH_SEED_COUNT = 4000;
@@ -189,4 +190,24 @@ export async function searchAll(s: SearchServer, params: Record<string, string>,
     cursor = body.pagination.next_cursor;
   }
   throw new Error('more than 10,000 pages');
+}
+
+/** The SQLite planner's thresholds scaled to the shared register, so that every path it has (walk, collect, slices) is taken on it. */
+export const SMALL_REGISTER_TUNING = { estimateCap: 300, smallDriver: 30, countInOneStatement: 200, countSlices: 16 };
+
+/** For a suite: a SQLite search server on the shared register with those thresholds, from its beforeAll to its afterAll. */
+export function tunedSqliteSearch(): { server(): SearchServer<SqliteStore>; all(): Company[] } {
+  let s: SearchServer<SqliteStore> | undefined;
+  let all: Company[] = [];
+  let restore: (() => void) | undefined;
+  beforeAll(async () => {
+    restore = tune(SMALL_REGISTER_TUNING);
+    s = await startSearchServer();
+    all = s.all();
+  });
+  afterAll(async () => {
+    restore?.();
+    await s?.close();
+  });
+  return { server: () => s!, all: () => all };
 }

@@ -12,41 +12,33 @@ import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params
 import { seedRegister } from '../../src/app/seed-register.js';
 import type { PgStore } from '../../src/store/postgres/pg-store.js';
 import { DATABASE_URL, openFreshPgStore, PG_SKIP_REASON } from '../helpers/pg.js';
-import { nodes, type PlanNode } from '../helpers/pg-plan.js';
+import { indexesOf, type PlanNode, planNodes, recordStatements, scansCompanies } from '../helpers/pg-plan.js';
 
 if (!DATABASE_URL) {
   describe('PostgreSQL search plans', () => it.skip(PG_SKIP_REASON, () => {}));
 } else {
   describe('PostgreSQL search plans of issue 11, on 60,000 companies', () => {
     let store: PgStore;
-    let statements: { sql: string; params: unknown[] }[] = [];
+    let statements: ReturnType<typeof recordStatements>;
     beforeAll(async () => {
       store = await openFreshPgStore();
       await seedRegister(store, { count: 60_000 });
-      const run = store.db.query.bind(store.db);
-      store.db.query = (async (sql: string, params?: unknown[]) => {
-        statements.push({ sql, params: params ?? [] });
-        return run(sql, params);
-      }) as typeof store.db.query;
+      statements = recordStatements(store);
     }, 300_000);
     afterAll(async () => store?.close());
 
     /** The ordered reads over companies that a search ran, each with its plan's nodes. */
     const explain = async (p: Record<string, string>) => {
-      statements = [];
+      statements.take();
       await store.companies.search(toSearchQuery(SEARCH_QUERY_SCHEMA.parse(p)), null);
-      const ran = statements.filter((s) => /^SELECT/.test(s.sql) && /ORDER BY/.test(s.sql) && !/company_counts|pg_stats/.test(s.sql));
-      statements = [];
+      const ran = statements.take().filter((s) => /^SELECT/.test(s.sql) && /ORDER BY/.test(s.sql) && !/company_counts|pg_stats/.test(s.sql));
       const out: { sql: string; params: unknown[]; nodes: PlanNode[] }[] = [];
-      for (const s of ran) {
-        const r = await store.db.pool.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.params);
-        out.push({ ...s, nodes: nodes((r.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan) });
-      }
+      for (const s of ran) out.push({ ...s, nodes: await planNodes(store, s) });
       return out;
     };
     const types = (plan: { nodes: PlanNode[] }) => plan.nodes.map((n) => n['Node Type']);
-    const indexes = (plan: { nodes: PlanNode[] }) => plan.nodes.map((n) => n['Index Name']).filter(Boolean);
-    const scansTable = (plan: { nodes: PlanNode[] }) => plan.nodes.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'companies');
+    const indexes = indexesOf;
+    const scansTable = scansCompanies;
 
     it('q as a five-digit prefix of an org nr: rowids index-only from companies_org_rowid, then the page’s rows', async () => {
       const { rows } = await store.db.pool.query<{ org_nr: string }>('SELECT org_nr FROM companies ORDER BY rowid LIMIT 1 OFFSET 500');

@@ -12,7 +12,7 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { KeysetPosition } from '../../src/store/store.js';
 import { discoverShapes, type Shapes } from '../../bench/lib/shapes.js';
 import { DATABASE_URL, openFreshPgStore, PG_SKIP_REASON } from '../helpers/pg.js';
-import { nodes, type PlanNode } from '../helpers/pg-plan.js';
+import { indexesOf, type PlanNode, planNodes, recordStatements, scansCompanies } from '../helpers/pg-plan.js';
 import { sharedRegister, startPgSearchServer, type SearchServer } from '../helpers/search-server.js';
 import type { Params } from './reference.js';
 
@@ -24,36 +24,28 @@ if (!DATABASE_URL) {
   describe('PostgreSQL plans of issue 13’s shapes, on 60,000 companies', () => {
     let store: PgStore;
     let shapes: Shapes;
-    let statements: { sql: string; params: unknown[] }[] = [];
+    let statements: ReturnType<typeof recordStatements>;
     beforeAll(async () => {
       store = await openFreshPgStore();
       await seedRegister(store, { count: 60_000 });
       shapes = await discoverShapes(store);
-      const run = store.db.query.bind(store.db);
-      store.db.query = (async (sql: string, params?: unknown[]) => {
-        statements.push({ sql, params: params ?? [] });
-        return run(sql, params);
-      }) as typeof store.db.query;
+      statements = recordStatements(store);
     }, 300_000);
     afterAll(async () => store?.close());
 
     /** Every SELECT over companies that a search ran, with the plan nodes EXPLAIN shows for it. */
     const explain = async (p: string) => {
-      statements = [];
+      statements.take();
       const q = query(Object.fromEntries(new URLSearchParams(p)));
       await store.companies.search(q, null);
       if (q.include_total) await store.companies.count(q.filters, 1000);
-      const ran = statements.filter((s) => /^SELECT/.test(s.sql) && !/max\(rowid\)|pg_stats/.test(s.sql));
-      statements = [];
+      const ran = statements.take().filter((s) => /^SELECT/.test(s.sql) && !/max\(rowid\)|pg_stats/.test(s.sql));
       const out: { sql: string; nodes: PlanNode[] }[] = [];
-      for (const s of ran) {
-        const r = await store.db.pool.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.params);
-        out.push({ sql: s.sql, nodes: nodes((r.rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan) });
-      }
+      for (const s of ran) out.push({ sql: s.sql, nodes: await planNodes(store, s) });
       return out;
     };
-    const indexes = (plan: { nodes: PlanNode[] }) => plan.nodes.map((n) => n['Index Name']).filter(Boolean);
-    const scansTable = (plan: { nodes: PlanNode[] }) => plan.nodes.some((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'companies');
+    const indexes = indexesOf;
+    const scansTable = scansCompanies;
 
     it('near the densest city, 10 km, default sort: walks the name order of active companies', async () => {
       const [first, ...rest] = (await explain(shapes.paths[0])).filter((s) => /ORDER BY/.test(s.sql));

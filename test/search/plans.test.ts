@@ -11,21 +11,15 @@ import { registerSearchFunctions } from '../../src/store/sqlite/search/functions
 import { tune } from '../../src/store/sqlite/search/tuning.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { KeysetPosition } from '../../src/store/store.js';
-import { type SearchServer, searchAll, sharedRegister, startSearchServer } from '../helpers/search-server.js';
+import { type SearchServer, searchAll, sharedRegister, tunedSqliteSearch } from '../helpers/search-server.js';
 import { expected, type Params } from './reference.js';
 
 let s: SearchServer<SqliteStore>;
 let all: Company[];
-let restore: () => void;
-
-beforeAll(async () => {
-  restore = tune({ estimateCap: 300, smallDriver: 30, countInOneStatement: 200, countSlices: 16 });
-  s = await startSearchServer();
-  all = s.all();
-});
-afterAll(async () => {
-  restore();
-  await s?.close();
+const tuned = tunedSqliteSearch();
+beforeAll(() => {
+  s = tuned.server();
+  all = tuned.all();
 });
 
 const query = (p: Params) => toSearchQuery(SEARCH_QUERY_SCHEMA.parse(p));

@@ -1,28 +1,21 @@
 // Relevance tiers 2 and 3 read from the wider two-letter prefix stream, from a listing of it, or
 // from the exact prefix (search/tier-streams.ts): whichever is read, every page and every cursor
 // must give the reference answer, in both directions, with and without other filters.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Company } from '../../src/core/company.js';
 import { parseTextQuery } from '../../src/store/sqlite/search/text-query.js';
 import { ftsAllWords } from '../../src/store/sqlite/search/predicates.js';
 import { widePrefix } from '../../src/store/sqlite/search/tier-streams.js';
-import { tune } from '../../src/store/sqlite/search/tuning.js';
 import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import { type SearchServer, searchAll, startSearchServer } from '../helpers/search-server.js';
+import { type SearchServer, searchAll, tunedSqliteSearch } from '../helpers/search-server.js';
 import { expected, type Params } from './reference.js';
 
 let s: SearchServer<SqliteStore>;
 let all: Company[];
-let restore: () => void;
-
-beforeAll(async () => {
-  restore = tune({ estimateCap: 300, smallDriver: 30, countInOneStatement: 200, countSlices: 16 });
-  s = await startSearchServer();
-  all = s.all();
-});
-afterAll(async () => {
-  restore();
-  await s?.close();
+const tuned = tunedSqliteSearch();
+beforeAll(() => {
+  s = tuned.server();
+  all = tuned.all();
 });
 
 describe('the wide prefix', () => {

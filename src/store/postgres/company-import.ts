@@ -28,8 +28,8 @@ import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
 import { RowidSet } from '../sqlite/rowid-set.js';
 import { CountChanges } from './company-counts.js';
 import { COMPANY_INDEXES } from './company-migrations.js';
-import { buildIndexes } from './company-seeder.js';
-import { type CompanyRow, companyToPgRow, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
+import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
+import { type CompanyRow, companyToPgRow, copyLine, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
 import type { PgDb } from './database.js';
 
 /** Serialises imports (new rows take the next row numbers), per schema. */
@@ -276,8 +276,6 @@ export async function importCompanies(
 
 /** The index each batch needs (lookups by org nr; also the uniqueness of the key). */
 const KEY_INDEX = COMPANY_INDEXES.find((i) => i.name === 'companies_org_nr')!;
-/** Memory for each index build after a first load (as the seeder's). */
-const BUILD_MEMORY = '256MB';
 
 async function dropSecondaryIndexes(client: pg.ClientBase): Promise<void> {
   await client.query(`SELECT ${IMPORT_LOCK}`);
@@ -301,7 +299,7 @@ async function flush(
 /** Rows in COPY's text format, one statement. */
 async function copyIn(client: pg.ClientBase, sql: string, rows: Iterable<Record<string, unknown>>): Promise<void> {
   let text = '';
-  for (const row of rows) text += copyText(row);
+  for (const row of rows) text += copyLine(row, WRITTEN);
   const stream = client.query(copyFrom(sql));
   await new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);
@@ -309,25 +307,6 @@ async function copyIn(client: pg.ClientBase, sql: string, rows: Iterable<Record<
     stream.end(text);
   });
 }
-
-function copyText(row: Record<string, unknown>): string {
-  let line = '';
-  for (let i = 0; i < WRITTEN.length; i++) {
-    const v = row[WRITTEN[i]];
-    if (i > 0) line += '\t';
-    if (v === null || v === undefined) line += '\\N';
-    else if (typeof v === 'number') line += String(v);
-    else {
-      const t = String(v);
-      line += ESCAPABLE.test(t) ? t.replace(ESCAPES, (ch) => ESCAPED[ch]) : t;
-    }
-  }
-  return `${line}\n`;
-}
-
-const ESCAPABLE = /[\\\t\n\r]/;
-const ESCAPES = /[\\\t\n\r]/g;
-const ESCAPED: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 function pick(internal: CompanyInternals): CompanyInternals {
   return {

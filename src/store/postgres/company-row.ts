@@ -64,15 +64,19 @@ export function rowValues(row: PgCompanyRow): unknown[] {
   return PG_COLUMNS.map((c) => row[c]);
 }
 
-/** One line of COPY's text format: tab-separated, \N for null, backslash escapes. */
-export function copyLine(row: PgCompanyRow): string {
+/** One line of COPY's text format over `columns` (the seeder's, or an import's with its internal ones): tab-separated, \N for null, backslash escapes. */
+export function copyLine(row: object, columns: readonly string[] = PG_COLUMNS): string {
+  const values = row as Record<string, unknown>;
   let line = '';
-  for (let i = 0; i < PG_COLUMNS.length; i++) {
-    const v = row[PG_COLUMNS[i]];
+  for (let i = 0; i < columns.length; i++) {
+    const v = values[columns[i]];
     if (i > 0) line += '\t';
     if (v === null || v === undefined) line += '\\N';
     else if (typeof v === 'number') line += String(v);
-    else line += ESCAPABLE.test(v) ? v.replace(ESCAPES, (ch) => ESCAPED[ch]) : v;
+    else {
+      const t = String(v);
+      line += ESCAPABLE.test(t) ? t.replace(ESCAPES, (ch) => ESCAPED[ch]) : t;
+    }
   }
   return line + '\n';
 }

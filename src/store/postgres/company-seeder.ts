@@ -12,7 +12,7 @@ import type { PgDb } from './database.js';
 export type SeedProgress = (done: number, total: number, phase: 'rows' | 'indexes') => void;
 
 /** Memory for each index build (sorting a million keys in memory is several times faster). */
-const BUILD_MEMORY = '256MB';
+export const BUILD_MEMORY = '256MB';
 
 export async function bulkLoadCompanies(db: PgDb, batches: AsyncIterable<readonly Company[]>, total: number, onProgress?: SeedProgress): Promise<number> {
   const client = await db.pool.connect();
