@@ -4,7 +4,7 @@ import type { Company } from '../../core/company.js';
 import type { CompanyInternals } from '../import-types.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyToRow, ftsValues, INTERNAL_COLUMNS } from './company-row.js';
 import type { Db } from './database.js';
-import { hilbertOrder } from './bulk/hilbert.js';
+import { packRtree, readPoints } from './bulk/packed-rtree.js';
 
 type Statement = ReturnType<Db['prepare']>;
 const ALL_COLUMNS: readonly string[] = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
@@ -107,17 +107,25 @@ export class CompanyWriter {
 
 
 /**
- * Fills the SNI, full-text and spatial indexes from the companies table in three set-based
- * statements: far faster than row-by-row inserts for a fresh register.
+ * Fills the SNI, full-text and spatial indexes from the companies table set-wise: far faster
+ * than row-by-row inserts for a fresh register.
  */
 export function buildIndexesInBulk(db: Db): void {
-  db.function('hilbert_order', { deterministic: true }, (lat, lng) => hilbertOrder(lat as number, lng as number));
   db.exec(`
     INSERT INTO company_sni (code, company_rowid)
       SELECT j.value, c.rowid FROM companies c, json_each('["' || replace(c.sni_codes, ',', '","') || '"]') j
       WHERE c.sni_codes != '' ORDER BY 1, 2;
-    INSERT INTO companies_geo (rowid, min_lat, max_lat, min_lng, max_lng)
-      SELECT rowid, lat, lat, lng, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL ORDER BY hilbert_order(lat, lng);
+  `);
+  // The spatial index is packed, not inserted into (packed-rtree.ts): its shadow tables are
+  // written directly, which better-sqlite3's defensive mode allows only in unsafe mode.
+  const points = readPoints(db, 'SELECT rowid, lat, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL ORDER BY rowid');
+  db.unsafeMode(true);
+  try {
+    packRtree(db, 'companies_geo', points);
+  } finally {
+    db.unsafeMode(false);
+  }
+  db.exec(`
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0);
     INSERT INTO companies_fts (rowid, name, industry, org_nr)
       SELECT rowid, name, description, org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7)

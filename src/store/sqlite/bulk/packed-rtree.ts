@@ -1,0 +1,169 @@
+// SQLite's R*Tree has no bulk load: inserted one point at a time, 1.2 million points cost about
+// 8 CPU-s of the seed, most of it choosing subtrees and splitting nodes. A packed tree is built
+// here instead, the way GDAL bulk-loads its spatial indexes: points sorted along a Hilbert curve,
+// cut into full leaves, parents over runs of leaves up to one root, written straight into the
+// table's three shadow tables in the format rtree.c reads and rtreecheck() verifies. Later
+// inserts and deletes are SQLite's own, on a tree that is valid by its rules.
+import type { Db } from '../database.js';
+import { hilbertOrder } from './hilbert.js';
+
+/** Bytes of a cell with two dimensions: rowid or child node number, then four float32. */
+const CELL_BYTES = 8 + 4 * 4;
+/** Node numbers are rowids of `<table>_node`; the root is always 1. */
+const ROOT = 1;
+
+export interface Points {
+  rowids: Float64Array;
+  lat: Float64Array;
+  lng: Float64Array;
+  size: number;
+}
+
+/** Every (rowid, lat, lng) of `select` (those columns, in that order, rows by ascending rowid), in typed arrays. */
+export function readPoints(db: Db, select: string): Points {
+  let cap = 1 << 16;
+  let p: Points = { rowids: new Float64Array(cap), lat: new Float64Array(cap), lng: new Float64Array(cap), size: 0 };
+  for (const [rowid, lat, lng] of db.prepare(select).raw().iterate() as IterableIterator<[number, number, number]>) {
+    if (p.size === cap) {
+      cap *= 2;
+      const grow = (a: Float64Array) => {
+        const b = new Float64Array(cap);
+        b.set(a);
+        return b;
+      };
+      p = { rowids: grow(p.rowids), lat: grow(p.lat), lng: grow(p.lng), size: p.size };
+    }
+    if (p.size > 0 && rowid <= p.rowids[p.size - 1]) throw new Error('readPoints: rows must come by ascending rowid');
+    p.rowids[p.size] = rowid;
+    p.lat[p.size] = lat;
+    p.lng[p.size] = lng;
+    p.size++;
+  }
+  return p;
+}
+
+/**
+ * Replaces the content of R*Tree `table` (columns rowid, min_lat, max_lat, min_lng, max_lng) by a
+ * packed tree of the points. The table must exist; its shadow tables are written directly, so
+ * the caller runs this in a transaction on a connection in unsafe mode or before the table is
+ * first read through the module.
+ */
+export function packRtree(db: Db, table: string, points: Points): void {
+  const nodeSize = db.prepare(`SELECT length(data) FROM "${table}_node" WHERE nodeno = ${ROOT}`).pluck().get() as number | undefined;
+  if (!nodeSize) throw new Error(`${table}: no root node`);
+  const fanout = Math.floor((nodeSize - 4) / CELL_BYTES);
+  db.exec(`DELETE FROM "${table}_node"; DELETE FROM "${table}_parent"; DELETE FROM "${table}_rowid";`);
+  const order = hilbertSorted(points);
+  const insertNode = db.prepare(`INSERT INTO "${table}_node" (nodeno, data) VALUES (?, ?)`);
+  const insertParent = db.prepare(`INSERT INTO "${table}_parent" (nodeno, parentnode) VALUES (?, ?)`);
+
+  // Level 0: leaves over the sorted points. A level is (node number, box) per node; a node's box
+  // is what its parent's cell holds.
+  const n = points.size;
+  const leafOf = new Float64Array(n); // by point: the node number of its leaf
+  const cell = [0, 0, 0, 0];
+  let level = cutLevel(n, fanout);
+  let depth = 0;
+  let nextNode = ROOT + 1;
+  // A single node is the root, whatever its level; its blob carries the depth.
+  const numberOf = (count: number) => (count === 1 ? () => ROOT : () => nextNode++);
+  let number = numberOf(level.length);
+  let boxes = new Float32Array(level.length * 4);
+  let nodes = new Float64Array(level.length);
+  level.forEach(([from, to], i) => {
+    const node = number();
+    nodes[i] = node;
+    const blob = Buffer.alloc(nodeSize);
+    const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+    const box = [Infinity, -Infinity, Infinity, -Infinity];
+    for (let k = from; k < to; k++) {
+      const p = order[k];
+      cell[0] = down(points.lat[p]);
+      cell[1] = up(points.lat[p]);
+      cell[2] = down(points.lng[p]);
+      cell[3] = up(points.lng[p]);
+      writeCell(view, k - from, points.rowids[p], cell);
+      widen(box, cell);
+      leafOf[p] = node;
+    }
+    view.setUint16(2, to - from);
+    if (node === ROOT) view.setUint16(0, depth);
+    insertNode.run(node, blob);
+    boxes.set(box, i * 4);
+  });
+  // Parents over runs of the level below, until one node is left.
+  while (nodes.length > 1) {
+    depth++;
+    const below = { nodes, boxes };
+    level = cutLevel(nodes.length, fanout);
+    number = numberOf(level.length);
+    boxes = new Float32Array(level.length * 4);
+    nodes = new Float64Array(level.length);
+    level.forEach(([from, to], i) => {
+      const node = number();
+      nodes[i] = node;
+      const blob = Buffer.alloc(nodeSize);
+      const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+      const box = [Infinity, -Infinity, Infinity, -Infinity];
+      for (let k = from; k < to; k++) {
+        const child = below.boxes.subarray(k * 4, k * 4 + 4);
+        writeCell(view, k - from, below.nodes[k], child);
+        widen(box, child);
+        insertParent.run(below.nodes[k], node);
+      }
+      view.setUint16(2, to - from);
+      if (node === ROOT) view.setUint16(0, depth);
+      insertNode.run(node, blob);
+      boxes.set(box, i * 4);
+    });
+  }
+  // rowid → leaf; the points come in rowid order, so the table is appended to.
+  const insertRowid = db.prepare(`INSERT INTO "${table}_rowid" (rowid, nodeno) VALUES (?, ?)`);
+  for (let p = 0; p < n; p++) insertRowid.run(points.rowids[p], leafOf[p]);
+}
+
+/** Points by position along the Hilbert curve (ties by rowid, so that the tree is deterministic). */
+function hilbertSorted(points: Points): Uint32Array {
+  const key = new Float64Array(points.size);
+  for (let i = 0; i < points.size; i++) key[i] = hilbertOrder(points.lat[i], points.lng[i]);
+  const order = new Uint32Array(points.size);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  return order.sort((a, b) => key[a] - key[b] || points.rowids[a] - points.rowids[b]);
+}
+
+/** `count` entries cut into the fewest runs of at most `fanout`, as even as possible: [from, to) per node. */
+function cutLevel(count: number, fanout: number): [number, number][] {
+  const nodes = Math.max(1, Math.ceil(count / fanout));
+  const out: [number, number][] = [];
+  for (let i = 0; i < nodes; i++) out.push([Math.floor((i * count) / nodes), Math.floor(((i + 1) * count) / nodes)]);
+  return out;
+}
+
+function writeCell(view: DataView, i: number, id: number, cell: ArrayLike<number>): void {
+  const at = 4 + i * CELL_BYTES;
+  view.setUint32(at, Math.floor(id / 2 ** 32)); // a 64-bit big-endian integer, ids < 2^53
+  view.setUint32(at + 4, id >>> 0);
+  for (let d = 0; d < 4; d++) view.setFloat32(at + 8 + d * 4, cell[d]);
+}
+
+function widen(box: number[], cell: ArrayLike<number>): void {
+  box[0] = Math.min(box[0], cell[0]);
+  box[1] = Math.max(box[1], cell[1]);
+  box[2] = Math.min(box[2], cell[2]);
+  box[3] = Math.max(box[3], cell[3]);
+}
+
+// rtree.c stores a coordinate as a float32 no greater (min) or no less (max) than the double
+// given, so that a box never shrinks: rtreeValueDown and rtreeValueUp, reproduced.
+const TOWARDS = 1 - 1 / 8388608;
+const AWAY = 1 + 1 / 8388608;
+
+function down(d: number): number {
+  const f = Math.fround(d);
+  return f > d ? Math.fround(d * (d < 0 ? AWAY : TOWARDS)) : f;
+}
+
+function up(d: number): number {
+  const f = Math.fround(d);
+  return f < d ? Math.fround(d * (d < 0 ? TOWARDS : AWAY)) : f;
+}
