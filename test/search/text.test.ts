@@ -35,6 +35,20 @@ forEachStore((start) => {
       expect(ids(got)).toEqual(ids(expected(all, { q, status: 'all' })));
     });
 
+    it('the first six, all ten and the last four digits are words of the org nr, beside name words too', async () => {
+      // SQLite finds the first six and all ten through the org nr's B-tree, not the full-text
+      // index: a non-last word and a word beside a name word must still find them.
+      const c = all[321];
+      const digits = c.org_nr.replace('-', '');
+      const nameWord = c.name.split(' ')[0];
+      for (const q of [digits.slice(0, 6), digits.slice(6), `${digits.slice(0, 6)} ${nameWord}`, `${digits} ${nameWord}`,
+        `${nameWord} ${digits.slice(6)}`, `${digits.slice(0, 6)} ${digits.slice(6)}`, `${nameWord} ${digits.slice(0, 6)}`]) {
+        const got = ids(await searchAll(s, { q, status: 'all' }));
+        expect(got, q).toContain(c.id);
+        expect(got, q).toEqual(ids(expected(all, { q, status: 'all' })));
+      }
+    });
+
     it('folds diacritics and case both ways', async () => {
       const withRing = all.find((c) => /[åäö]/i.test(c.name.split(' ')[0]) && c.status === 'aktiv')!;
       const word = withRing.name.split(' ')[0];

@@ -128,8 +128,7 @@ export function buildIndexesInBulk(db: Db): void {
   db.exec(`
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0);
     INSERT INTO companies_fts (rowid, name, industry, org_nr)
-      SELECT rowid, name, description, org_nr || ' ' || substr(org_nr, 1, 6) || '-' || substr(org_nr, 7)
-      FROM companies ORDER BY rowid;
+      SELECT rowid, name, description, substr(org_nr, 7) FROM companies ORDER BY rowid; -- as ftsValues
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 4);
   `);
 }

@@ -203,8 +203,20 @@ export function ftsPhrase(w: TextWord, exact = false): string {
   return w.prefix && !w.digits && !exact ? `"${w.text}"*` : `"${w.text}"`;
 }
 
-/** Every word in the name or org nr (the last as a prefix unless `exact`), or null when a number ends the query. */
+/**
+ * A word the full-text index cannot find alone: six or ten digits, the first six or all ten of
+ * an org nr, which the index leaves to the org nr's own B-tree (company-row.ts, ftsValues).
+ */
+export function isOrgNrWord(w: TextWord): boolean {
+  return w.digits && (w.text.length === 6 || w.text.length === 10);
+}
+
+/**
+ * Every word in the name or org nr (the last as a prefix unless `exact`), or null when the index
+ * alone cannot say: a number ends the query (a prefix of the org nr), or a word is an org nr's.
+ */
 export function ftsAllWords(tq: TextQuery, exact: boolean): string | null {
+  if (tq.words.some(isOrgNrWord)) return null;
   if (!exact && tq.words.some((w) => w.prefix && w.digits)) return null;
   return `${FTS_COLUMNS} : (${tq.words.map((w) => ftsPhrase(w, exact)).join(' AND ')})`;
 }
@@ -228,8 +240,9 @@ function textDrivers(tq: TextQuery): Driver[] {
 function wordDriver(w: TextWord): Driver {
   const parts = ['SELECT rowid FROM companies_fts WHERE companies_fts MATCH ?'];
   const params: unknown[] = [`${FTS_DRIVER_COLUMNS} : ${ftsPhrase(w)}`];
-  if (w.prefix && w.digits) {
-    // A number typed as the last word: a prefix of the org nr, through its own index.
+  if ((w.prefix && w.digits) || isOrgNrWord(w)) {
+    // A number typed as the last word (a prefix of the org nr), or the first six or all ten
+    // digits of one: through the org nr's own index.
     parts.push('SELECT rowid FROM companies WHERE org_nr >= ? AND org_nr < ?');
     params.push(w.text, prefixEnd(w.text));
   }

@@ -139,10 +139,11 @@ function tierPhases(
     value: (k) => `1${String(k)}`,
     check: tierCheck(TIER_STARTS_WITH),
   });
-  const exactExpr = ftsAllWords(tq, true) as string;
+  // Null when a word is an org nr's (isOrgNrWord): its own rows are then few, and stream the tiers.
+  const exactExpr = ftsAllWords(tq, true);
   const prefixExpr = ftsAllWords(tq, false);
-  const streams = prefixExpr ? tierStreams(db, tq, exactExpr, prefixExpr) : null;
-  phases.set(TIER_EXACT, byRowid(streams ? streams.exact : ftsStream(exactExpr), TIER_EXACT));
+  const streams = exactExpr && prefixExpr ? tierStreams(db, tq, exactExpr, prefixExpr) : null;
+  phases.set(TIER_EXACT, byRowid(streams ? streams.exact : exactExpr ? ftsStream(exactExpr) : rare.sql ? fromWord : table, TIER_EXACT));
   phases.set(TIER_PREFIX, byRowid(streams ? streams.prefix : rare.sql ? fromWord : table, TIER_PREFIX));
   // Tier 4 also holds matches through the business description, which only the rarest word's
   // own rows (the full-text index over name, description and org nr) can list.
