@@ -35,6 +35,24 @@ function registrationDay(daysAgo: number): string {
   return date;
 }
 
+/** `new Date(t).toISOString()`, the date part made once per day (as registrationDay). */
+function isoTime(t: number): string {
+  const day = Math.ceil((REGISTER_TIME - t) / DAY_MS); // t's midnight, in days before the register's date
+  let ms = t - (REGISTER_TIME - day * DAY_MS);
+  if (!(ms >= 0 && ms < DAY_MS && Number.isInteger(ms))) return new Date(t).toISOString();
+  const h = Math.floor(ms / 3_600_000);
+  ms -= h * 3_600_000;
+  const m = Math.floor(ms / 60_000);
+  ms -= m * 60_000;
+  const sec = Math.floor(ms / 1000);
+  ms -= sec * 1000;
+  return `${registrationDay(day)}T${two(h)}:${two(m)}:${two(sec)}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
 /** SNI codes typical of forms whose trade is given by the form itself. */
 const FORM_SNI: Partial<Record<LegalForm, string>> = {
   bostadsrättsförening: '68203',
@@ -128,7 +146,7 @@ export class CompanyGenerator {
     const r = this.random;
     const earliest = DAY_OF_DATE.get(registration) ?? Date.parse(`${registration}T00:00:00Z`);
     const t = REGISTER_TIME - r.int(0, 365 * 3) * DAY_MS - r.int(0, DAY_MS - 1);
-    return new Date(Math.max(earliest + r.int(0, DAY_MS - 1), t)).toISOString();
+    return isoTime(Math.max(earliest + r.int(0, DAY_MS - 1), t));
   }
 
   /** Skewed to recent decades, as the register is: most companies alive today are young. */

@@ -19,6 +19,11 @@ describe('the register generator', () => {
     expect(other.map((c) => c.org_nr)).not.toEqual(again.map((c) => c.org_nr));
   });
 
+  it('writes times as Date prints them, never before the company was registered', () => {
+    const bad = companies.filter((c) => new Date(c.updated_at).toISOString() !== c.updated_at || c.updated_at.slice(0, 10) < c.registration_date);
+    expect(bad.map((c) => `${c.registration_date} ${c.updated_at}`).slice(0, 5)).toEqual([]);
+  });
+
   it('produces records of the API shape', () => {
     for (const c of companies.slice(0, 2000)) expect(CompanySchema.safeParse(c).success, JSON.stringify(c)).toBe(true);
   });
