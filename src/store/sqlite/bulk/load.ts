@@ -21,6 +21,9 @@ export interface LoadProgress {
   (done: number, total: number, phase: 'rows' | 'indexes'): void;
 }
 
+/** The sorter's run size and helper threads while the B-tree indexes are built (see loadInThreads). */
+const SORT_RUN_KIB = 16_384;
+const SORT_THREADS = 4;
 const ROWS_THREAD = new URL('./rows-thread.js', import.meta.url);
 /** The process's flags but --input-type (`node --input-type=module -e …`), which a worker file refuses. */
 const EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
@@ -49,7 +52,11 @@ export async function loadInThreads(db: Db, seed: string, count: number, threads
   dropCompanyIndexes(db);
   db.pragma('synchronous = OFF');
   const cacheSize = db.pragma('cache_size', { simple: true });
-  db.pragma('cache_size = -262144'); // index builds sort in memory
+  // Index builds sort in runs of at most the cache's size, each sorted and merged on SQLite's own
+  // helper threads: the B-trees use the second core once the index thread is done (measured on
+  // the 1.2-million register, the same CPU time as one sort in a 256 MiB cache, 25 % less wall).
+  db.pragma(`cache_size = ${-SORT_RUN_KIB}`);
+  db.pragma(`threads = ${SORT_THREADS}`);
   const schema = (db.prepare("SELECT sql FROM sqlite_master WHERE name IN ('companies', 'company_sni', 'companies_fts', 'companies_geo')").pluck().all() as string[]);
   const tableSql = schema.find((s) => /CREATE TABLE companies\b/i.test(s))!;
   const counts = new CountTally();
@@ -76,6 +83,7 @@ export async function loadInThreads(db: Db, seed: string, count: number, threads
     return count;
   } finally {
     db.pragma(`cache_size = ${cacheSize}`);
+    db.pragma('threads = 0');
     db.pragma('synchronous = NORMAL');
     db.pragma('wal_checkpoint(TRUNCATE)');
     rmSync(side, { recursive: true, force: true });
