@@ -19,8 +19,15 @@ export function chunkRows(k: number, count: number): { first: number; size: numb
 }
 
 export function generateChunk(seed: string, k: number, ids: Identities): Company[] {
+  return [...chunkCompanies(seed, k, ids)];
+}
+
+/**
+ * The companies of chunk k one at a time. A consumer that writes each away keeps none alive:
+ * held in an array of 20,000, every company outlived the young generation and garbage
+ * collection took a third of the generator's time.
+ */
+export function* chunkCompanies(seed: string, k: number, ids: Identities): Generator<Company> {
   const generator = new CompanyGenerator(`${seed}:chunk:${k}`, k * CHUNK);
-  const out: Company[] = new Array(ids.forms.length);
-  for (let i = 0; i < out.length; i++) out[i] = generator.next({ form: ids.forms[i], orgNr: ids.orgNrs[i] });
-  return out;
+  for (let i = 0; i < ids.forms.length; i++) yield generator.next({ form: ids.forms[i], orgNr: ids.orgNrs[i] });
 }

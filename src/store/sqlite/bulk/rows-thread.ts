@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { rowFromCompanyId } from '../../../core/company-id.js';
-import { generateChunk } from '../../../seed/chunks.js';
+import { chunkCompanies } from '../../../seed/chunks.js';
 import type { Identities } from '../../../seed/identities.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyToRow } from '../company-row.js';
 import { type CountSnapshot, CountTally } from '../stats/count-tally.js';
@@ -37,7 +37,7 @@ parentPort!.on('message', (task: RowsThreadTask) => {
   db.pragma('synchronous = OFF');
   db.exec(data.tableSql);
   const insert = db.prepare(`INSERT INTO companies (${COMPANY_COLUMNS.join(', ')}) VALUES (${COMPANY_COLUMNS.map(() => '?').join(', ')})`);
-  const companies = generateChunk(data.seed, task.k, task.ids);
+  const companies = chunkCompanies(data.seed, task.k, task.ids);
   const counts = new CountTally();
   const values: unknown[] = new Array(COMPANY_COLUMNS.length);
   db.transaction(() => {
