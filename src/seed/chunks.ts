@@ -18,10 +18,6 @@ export function chunkRows(k: number, count: number): { first: number; size: numb
   return { first, size: Math.max(0, Math.min(CHUNK, count - k * CHUNK)) };
 }
 
-export function generateChunk(seed: string, k: number, ids: Identities): Company[] {
-  return [...chunkCompanies(seed, k, ids)];
-}
-
 /**
  * The companies of chunk k one at a time. A consumer that writes each away keeps none alive:
  * held in an array of 20,000, every company outlived the young generation and garbage
