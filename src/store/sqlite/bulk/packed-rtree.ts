@@ -53,69 +53,50 @@ export function packRtree(db: Db, table: string, points: Points): void {
   if (!nodeSize) throw new Error(`${table}: no root node`);
   const fanout = Math.floor((nodeSize - 4) / CELL_BYTES);
   db.exec(`DELETE FROM "${table}_node"; DELETE FROM "${table}_parent"; DELETE FROM "${table}_rowid";`);
-  const order = hilbertSorted(points);
   const insertNode = db.prepare(`INSERT INTO "${table}_node" (nodeno, data) VALUES (?, ?)`);
   const insertParent = db.prepare(`INSERT INTO "${table}_parent" (nodeno, parentnode) VALUES (?, ?)`);
 
-  // Level 0: leaves over the sorted points. A level is (node number, box) per node; a node's box
-  // is what its parent's cell holds.
+  // The entries of the level being written, each an id and a box: first the points along the
+  // curve (rowid, the point's box as rtree.c rounds it), then the nodes of the level below.
   const n = points.size;
+  const order = hilbertSorted(points);
+  let ids = new Float64Array(n);
+  let boxes = new Float32Array(n * 4);
+  order.forEach((p, k) => {
+    ids[k] = points.rowids[p];
+    boxes.set([down(points.lat[p]), up(points.lat[p]), down(points.lng[p]), up(points.lng[p])], k * 4);
+  });
   const leafOf = new Float64Array(n); // by point: the node number of its leaf
-  const cell = [0, 0, 0, 0];
-  let level = cutLevel(n, fanout);
   let depth = 0;
   let nextNode = ROOT + 1;
-  // A single node is the root, whatever its level; its blob carries the depth.
-  const numberOf = (count: number) => (count === 1 ? () => ROOT : () => nextNode++);
-  let number = numberOf(level.length);
-  let boxes = new Float32Array(level.length * 4);
-  let nodes = new Float64Array(level.length);
-  level.forEach(([from, to], i) => {
-    const node = number();
-    nodes[i] = node;
-    const blob = Buffer.alloc(nodeSize);
-    const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-    const box = [Infinity, -Infinity, Infinity, -Infinity];
-    for (let k = from; k < to; k++) {
-      const p = order[k];
-      cell[0] = down(points.lat[p]);
-      cell[1] = up(points.lat[p]);
-      cell[2] = down(points.lng[p]);
-      cell[3] = up(points.lng[p]);
-      writeCell(view, k - from, points.rowids[p], cell);
-      widen(box, cell);
-      leafOf[p] = node;
-    }
-    view.setUint16(2, to - from);
-    if (node === ROOT) view.setUint16(0, depth);
-    insertNode.run(node, blob);
-    boxes.set(box, i * 4);
-  });
-  // Parents over runs of the level below, until one node is left.
-  while (nodes.length > 1) {
-    depth++;
-    const below = { nodes, boxes };
-    level = cutLevel(nodes.length, fanout);
-    number = numberOf(level.length);
-    boxes = new Float32Array(level.length * 4);
-    nodes = new Float64Array(level.length);
-    level.forEach(([from, to], i) => {
-      const node = number();
+  for (;;) {
+    const runs = cutLevel(ids.length, fanout);
+    // A level of one node is the root, whatever its depth; its blob carries the depth.
+    const isRoot = runs.length === 1;
+    const nodes = new Float64Array(runs.length);
+    const nodeBoxes = new Float32Array(runs.length * 4);
+    runs.forEach(([from, to], i) => {
+      const node = isRoot ? ROOT : nextNode++;
       nodes[i] = node;
       const blob = Buffer.alloc(nodeSize);
       const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
       const box = [Infinity, -Infinity, Infinity, -Infinity];
       for (let k = from; k < to; k++) {
-        const child = below.boxes.subarray(k * 4, k * 4 + 4);
-        writeCell(view, k - from, below.nodes[k], child);
-        widen(box, child);
-        insertParent.run(below.nodes[k], node);
+        const cell = boxes.subarray(k * 4, k * 4 + 4);
+        writeCell(view, k - from, ids[k], cell);
+        widen(box, cell);
+        if (depth === 0) leafOf[order[k]] = node;
+        else insertParent.run(ids[k], node);
       }
       view.setUint16(2, to - from);
-      if (node === ROOT) view.setUint16(0, depth);
+      if (isRoot) view.setUint16(0, depth);
       insertNode.run(node, blob);
-      boxes.set(box, i * 4);
+      nodeBoxes.set(box, i * 4);
     });
+    if (isRoot) break;
+    ids = nodes;
+    boxes = nodeBoxes;
+    depth++;
   }
   // rowid → leaf; the points come in rowid order, so the table is appended to.
   const insertRowid = db.prepare(`INSERT INTO "${table}_rowid" (rowid, nodeno) VALUES (?, ?)`);
