@@ -86,6 +86,15 @@ export function handleClientError(error: ClientError, socket: Socket): void {
     res.end(body, () => socket.destroy());
     return;
   }
+  // The request before asked to close the connection: the server answers it and reads nothing
+  // after it (RFC 9112, 9.6), so what followed gets no answer of its own.
+  if (res && asksToClose(res.req.headers.connection)) {
+    const close = () => socket.end();
+    if (res.writableFinished) close();
+    else res.once('finish', close);
+    setTimeout(() => socket.destroy(), 5000).unref();
+    return;
+  }
   let answered = false;
   const answer = () => {
     if (answered) return;
@@ -99,4 +108,8 @@ export function handleClientError(error: ClientError, socket: Socket): void {
     res.once('finish', answer);
     setTimeout(answer, 5000).unref();
   } else answer();
+}
+
+function asksToClose(connection: string | undefined): boolean {
+  return (connection ?? '').split(',').some((option) => option.trim().toLowerCase() === 'close');
 }

@@ -195,7 +195,13 @@ function judge(c: Case, reply: RawReply, tally: Tally): void {
     expect(c.target, what).toMatch(/\/exports\/[^/]+\/(download|files\/)/);
     return;
   }
-  const parsed = JSON.parse(reply.body.toString('utf8'));
+  let parsed;
+  try {
+    parsed = JSON.parse(reply.body.toString('utf8'));
+  } catch (e) {
+    const sent = `headers ${JSON.stringify(c.headers.map(([k, v]) => [k, v.slice(0, 60)]))}, body ${c.body?.length}${c.incomplete ? ', cut short' : ''}`;
+    throw new Error(`${what} (${sent}) → ${reply.status}, not one JSON document (${(e as Error).message}): ${reply.body.toString('utf8').slice(0, 400)}`);
+  }
   // The OpenAPI document is the one success without meta (it is a document, not an answer).
   if (reply.status < 300 && c.target.startsWith(`${PREFIX}/openapi.json`)) return;
   expect(parsed.meta?.request_id, what).toBe(reply.headers['request-id']);

@@ -143,6 +143,15 @@ describe('answers before a route runs, in the contract shape', () => {
     for (const r of responses.slice(1)) expectContractError(r, 400, 'invalid_request');
   });
 
+  it('a body longer than its Content-Length on a request that asked to close: one answer, to that request', async () => {
+    // RFC 9112, 9.6: nothing after a request with Connection: close is read as a request.
+    const responses = await exchange(
+      `GET /api/public/v1/%c3%28 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${auth}Content-Length: 0\r\n\r\nx`,
+    );
+    expect(responses).toHaveLength(1);
+    expectContractError(responses[0], 400, 'invalid_request');
+  });
+
   it('Content-Length together with Transfer-Encoding, or bytes that are not HTTP: 400 invalid_request', async () => {
     const [both] = await exchange(
       `POST /api/public/v1/exports HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
