@@ -32,6 +32,17 @@ export interface WalkSource {
   values?: readonly number[];
 }
 
+/** Rows whose `col` is null, by rowid, read from the table. */
+function nullsFromTable(col: string, where: Sql[]) {
+  return (pos: Position | null, keyset: (p: Position) => Sql): Sql => {
+    const parts = [...where, { sql: `${col} IS NULL`, params: [] }, ...(pos ? [keyset(pos)] : [])];
+    return {
+      sql: `SELECT c.rowid AS r, ${col} AS k FROM companies c NOT INDEXED WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')} ORDER BY c.rowid`,
+      params: parts.flatMap((p) => p.params),
+    };
+  };
+}
+
 /**
  * The walk of a sort order as phases: the non-null values in order (or value by value), then
  * the nulls by rowid, starting after `after`.
@@ -74,7 +85,8 @@ export function sortPhases(spec: SortSpec, descending: boolean, src: WalkSource,
     });
   }
   if (spec.nullable && src.nulls) {
-    const inner = base([{ sql: `${col} IS NULL`, params: [] }], 'c.rowid');
+    // From the table by rowid: a nullable column's index holds only its values (migrations.ts).
+    const inner = nullsFromTable(col, src.where);
     phases.push({ inner: (pos) => inner(pos, byRowid), order: 's.r', start: afterNull ? after : null, value: () => null });
   }
   return phases;
