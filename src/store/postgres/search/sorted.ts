@@ -14,7 +14,7 @@ import { readColumns } from '../company-row.js';
 import type { Queryable } from '../database.js';
 import type { Condition } from './filters.js';
 import type { Position } from './position.js';
-import { smallestFilter } from './filter-rows.js';
+import { coveredRows, ENTRY_COVERS, smallestFilter } from './filter-rows.js';
 import { type Hit, readStretch } from './read.js';
 import { and, rows, type Sql, sql } from './sql.js';
 
@@ -47,8 +47,15 @@ const WALK_ROWS = { min: 1500, max: 50_000, unknown: 20_000 };
 const RANDOM_READ = 2;
 const COLLECT_AT_ONCE = 2500;
 
-/** Filters that lead an index in name order (company-migrations.ts), with status after them. */
-const NAME_LEADERS = ['municipality', 'county', 'category'];
+/**
+ * Filters of one value that lead an index in the order's column, with the status after them
+ * (company-migrations.ts): a walk of that order within them is a range of that index. The first
+ * the query has leads. `verified` (true only) leads the partial index of verified companies.
+ */
+const LEADERS: Record<string, readonly string[]> = {
+  name_sort: ['municipality', 'county', 'category', 'verified'],
+  revenue: ['legal_form', 'employees_class'],
+};
 
 /**
  * `collectHints`: conditions implied by the checks that give collecting an index (the `near`
@@ -69,10 +76,13 @@ export async function sortedPage(
   const col = `c.${spec.column}`;
   const desc = query.sort.descending;
   const expand = query.expand.includes('latest_financials');
-  const own = ownConditions(spec, query, checks);
-  const rest = checks.filter((c) => !own.includes(c));
+  const own = ownConditions(spec, checks);
+  const rest = checks.filter((c) => !own.some((o) => o.name === c.name));
   const counted = await smallestFilter(db, rest);
-  const smallest = known === null ? counted : Math.min(known, counted ?? Infinity);
+  // Filters that exclude each other are seen on a counted filter's index entries (filter-rows.ts).
+  const joint = rest.length > 0 && (counted === null || counted > COLLECT_AT_ONCE) ? await coveredRows(db, checks, COLLECT_AT_ONCE) : null;
+  const least = Math.min(known ?? Infinity, counted ?? Infinity, joint ?? Infinity);
+  const smallest = least === Infinity ? null : least;
   // A driver this small is collected at once: cheaper than any walk that might fail.
   const budget =
     smallest === null ? WALK_ROWS.unknown : smallest <= COLLECT_AT_ONCE ? 0 : Math.min(WALK_ROWS.max, Math.max(WALK_ROWS.min, smallest * RANDOM_READ));
@@ -105,19 +115,27 @@ export async function sortedPage(
   return hits;
 }
 
-/** The filters the order's index settles itself: a range of the sort column, a name index's leaders. */
-function ownConditions(spec: SortSpec, query: SearchQuery, checks: Condition[]): Condition[] {
+/**
+ * The filters the order's index settles itself: a range of the sort column; with one status, a
+ * leader of the order (LEADERS) and the filters its index holds on its entries (ENTRY_COVERS),
+ * tested there before a row is read. A walk's budget counts the rows read; entries that fail
+ * these cost less, and a leader bounds them.
+ */
+function ownConditions(spec: SortSpec, checks: Condition[]): Condition[] {
   const own: Condition[] = [];
   const range = checks.find((c) => c.name === spec.range);
   if (range) own.push(range);
-  if (spec.column === 'name_sort') {
-    const status = checks.find((c) => c.name === 'status');
-    if (status && status.params.length === 1) {
-      own.push(status);
-      const leader = NAME_LEADERS.map((n) => checks.find((c) => c.name === n && c.params.length === 1)).find(Boolean);
-      if (leader) own.push(leader);
-    }
-  }
+  const status = checks.find((c) => c.name === 'status');
+  const leaders = LEADERS[spec.column];
+  if (!leaders || !status || status.params.length !== 1) return own;
+  const leader = leaders.map((n) => checks.find((c) => c.name === n && c.params.length === 1)).find((c) => c && (c.name !== 'verified' || c.params[0] === 1));
+  // Name order has an index led by the status alone; other orders only within a leader.
+  if (spec.column === 'name_sort' || leader) own.push(status);
+  if (!leader) return own;
+  // The partial index's predicate as written in it: PostgreSQL proves it from a literal.
+  own.push(leader.name === 'verified' ? { name: 'verified', ...sql('c.verified = 1') } : leader);
+  const covers = ENTRY_COVERS[leader.name] ?? [];
+  own.push(...checks.filter((c) => covers.includes(c.name) && c !== status));
   return own;
 }
 
