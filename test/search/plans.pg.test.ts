@@ -87,6 +87,11 @@ if (!DATABASE_URL) {
       for (const s of plans) expect(scansTable(s)).toBe(false);
     });
 
+    it('sort=-revenue within a broad legal form: the walk of all revenues (the legal form’s index leaves it out)', async () => {
+      const plans = await rowReads('sort=-revenue&county=01&legal_form=aktiebolag');
+      expect(indexes(plans[0])).toEqual(['companies_revenue']);
+    });
+
     it('sort=-revenue with a category and an employee class: that class’s revenue order', async () => {
       const plans = await rowReads('sort=-revenue&category=bygg&employees_class=10-19');
       expect(indexes(plans[0])).toEqual(['companies_employees_revenue']);

@@ -4,6 +4,7 @@
 // rows it looks for are, and PostgreSQL's statistics do not see the filters together. Where a
 // counted filter's own index also holds other filters' columns, those are counted with it on
 // the index entries (capped), so that filters that (nearly) exclude each other are known to.
+import { BROAD_LEGAL_FORMS } from '../company-migrations.js';
 import type { Queryable } from '../database.js';
 import type { Condition } from './filters.js';
 import { and, rows } from './sql.js';
@@ -36,12 +37,15 @@ export async function smallestFilter(db: Queryable, filters: readonly Condition[
 
 /**
  * The filters that a counted filter's own index holds on its entries, beside it (company-
- * migrations.ts, migration 4): a legal form's entries carry the status and the flags, a
- * municipality's the status and the county.
+ * migrations.ts, migration 4): a narrow legal form's entries carry the status and the flags, a
+ * municipality's the status and the county. `when`: the values that index holds.
  */
-export const ENTRY_COVERS: Record<string, readonly string[]> = {
-  legal_form: ['status', 'has_financials', 'f_skatt', 'vat_registered', 'employer_registered', 'verified'],
-  municipality: ['status', 'county'],
+export const ENTRY_COVERS: Record<string, { covers: readonly string[]; when: (c: Condition) => boolean }> = {
+  legal_form: {
+    covers: ['status', 'has_financials', 'f_skatt', 'vat_registered', 'employer_registered', 'verified'],
+    when: (c) => c.params.every((v) => !BROAD_LEGAL_FORMS.includes(v as string)),
+  },
+  municipality: { covers: ['status', 'county'], when: () => true },
 };
 
 /**
@@ -54,9 +58,9 @@ export const ENTRY_COVERS: Record<string, readonly string[]> = {
 export async function coveredRows(db: Queryable, filters: readonly Condition[], cap: number): Promise<number | null> {
   let smallest: number | null = null;
   for (const lead of filters) {
-    const covers = ENTRY_COVERS[lead.name];
-    if (!covers) continue;
-    const with_ = filters.filter((c) => covers.includes(c.name));
+    const entry = ENTRY_COVERS[lead.name];
+    if (!entry || !entry.when(lead)) continue;
+    const with_ = filters.filter((c) => entry.covers.includes(c.name));
     if (!with_.some((c) => c.name !== 'status')) continue;
     const where = and([lead, ...with_]);
     const key = `covered:${cap}:${where.sql}:${JSON.stringify(where.params)}`;

@@ -10,6 +10,7 @@
 // that never occurs), the stretch is collected: the filters' own indexes find the rows and
 // they are sorted (the sort value written so that the order's index cannot be walked).
 import type { SearchQuery } from '../../../core/search-params.js';
+import { BROAD_LEGAL_FORMS, NARROW_EMPLOYEES_RANK } from '../company-migrations.js';
 import { readColumns } from '../company-row.js';
 import type { Queryable } from '../database.js';
 import type { Condition } from './filters.js';
@@ -49,12 +50,17 @@ const COLLECT_AT_ONCE = 2500;
 
 /**
  * Filters of one value that lead an index in the order's column, with the status after them
- * (company-migrations.ts): a walk of that order within them is a range of that index. The first
- * the query has leads. `verified` (true only) leads the partial index of verified companies.
+ * (company-migrations.ts), and the values that index holds: a walk of that order within them is
+ * a range of that index. The first the query has leads. Verified companies (true only) have a
+ * partial index of their own; only the narrow legal forms and employee classes are indexed in
+ * revenue order (a walk of all revenues finds the broad ones at once).
  */
-const LEADERS: Record<string, readonly string[]> = {
-  name_sort: ['municipality', 'county', 'category', 'verified'],
-  revenue: ['legal_form', 'employees_class'],
+const LEADERS: Record<string, readonly { name: string; when?: (value: unknown) => boolean }[]> = {
+  name_sort: [{ name: 'municipality' }, { name: 'county' }, { name: 'category' }, { name: 'verified', when: (v) => v === 1 }],
+  revenue: [
+    { name: 'legal_form', when: (v) => !BROAD_LEGAL_FORMS.includes(v as string) },
+    { name: 'employees_class', when: (v) => (v as number) >= NARROW_EMPLOYEES_RANK },
+  ],
 };
 
 /**
@@ -128,14 +134,16 @@ function ownConditions(spec: SortSpec, checks: Condition[]): Condition[] {
   const status = checks.find((c) => c.name === 'status');
   const leaders = LEADERS[spec.column];
   if (!leaders || !status || status.params.length !== 1) return own;
-  const leader = leaders.map((n) => checks.find((c) => c.name === n && c.params.length === 1)).find((c) => c && (c.name !== 'verified' || c.params[0] === 1));
+  const leader = leaders
+    .map((l) => checks.find((c) => c.name === l.name && c.params.length === 1 && (!l.when || l.when(c.params[0]))))
+    .find(Boolean);
   // Name order has an index led by the status alone; other orders only within a leader.
   if (spec.column === 'name_sort' || leader) own.push(status);
   if (!leader) return own;
   // The partial index's predicate as written in it: PostgreSQL proves it from a literal.
   own.push(leader.name === 'verified' ? { name: 'verified', ...sql('c.verified = 1') } : leader);
-  const covers = ENTRY_COVERS[leader.name] ?? [];
-  own.push(...checks.filter((c) => covers.includes(c.name) && c !== status));
+  const entry = ENTRY_COVERS[leader.name];
+  if (entry?.when(leader)) own.push(...checks.filter((c) => entry.covers.includes(c.name) && c !== status));
   return own;
 }
 
