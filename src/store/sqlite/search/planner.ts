@@ -223,11 +223,10 @@ export function sortedPage(input: PlanInput): Planned {
   const position = after ? { k: after.v, r: after.r } : null;
   const size = registerSize(db).rows;
   const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, TUNING.estimateCap) : Math.max(size / 4, TUNING.estimateCap);
-  const tested = allChecks(preds, new Set(onEntry));
+  const walkChecks = allChecks(preds, new Set(onEntry));
   // A walk of the order's own index may test its entries against one driver's rowids first.
   const member = onEntry.length === 0 && src.index === spec.index ? memberTest(a.best, a.walkRows, covered) : null;
-  const walkChecks = member ? { sql: `(${member.sql}) AND ${tested.sql}`, params: [...member.params, ...tested.params] } : tested;
-  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks: walkChecks, budget: budget * TUNING.walkBudgetScale, firstChunk: spec.values ? Math.min(a.walkRows * 1.5, 4096) : a.walkRows * FIRST_CHUNK_SLACK });
+  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks: walkChecks, entryTest: member ?? undefined, budget: budget * TUNING.walkBudgetScale, firstChunk: spec.values ? Math.min(a.walkRows * 1.5, 4096) : a.walkRows * FIRST_CHUNK_SLACK });
   const members = member && a.best ? `, entries tested in ${a.best.driver.name}'s rowids (~${Math.round(a.best.estimate)})` : '';
   if (result.complete) return { hits: result.hits, plan: `walk ${src.index} ~${Math.round(a.walkRows)}${members}, read ${result.read}` };
   return collectFrom(`walk gave up after ${result.read}`);
