@@ -396,7 +396,8 @@ interface Result {
 
 /** Issue 13's goal for a class: p99 per connection count (include_total: one limit). */
 function issueGoalOf(c: QueryClass, http: Record<number, Stats>): string {
-  if (c.name === 'hard' || c.name === 'include-total') return '-';
+  // include_total on many filters has only the 1.1 s budget; every other class, `hard` too, the issue's goal.
+  if (c.name === 'include-total') return '-';
   const ok = Object.entries(http).every(([n, h]) => !h.errors && h.p99 <= (c.total ? ISSUE_GOAL.totalP99 : (ISSUE_GOAL.p99[Number(n)] ?? ISSUE_GOAL.p99[4])));
   return ok ? 'met' : 'NOT met';
 }

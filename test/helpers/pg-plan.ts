@@ -3,6 +3,8 @@ export interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
   'Index Name'?: string;
+  /** The conditions tested on the index's own entries. */
+  'Index Cond'?: string;
   Plans?: PlanNode[];
 }
 

@@ -68,6 +68,23 @@ forEachStore((start) => {
       await checkOrder({ sort: 'name', legal_form: 'bostadsrattsforening', f_skatt: 'true' });
       await checkOrder({ sort: '-name', verified: 'true', website_status: 'okänd' }, 11);
     });
+
+    it('within a leading filter’s own index, its entries’ columns tested there (issue 13’s hard shapes)', async () => {
+      // Revenue order within a legal form or an employee class, both directions, nulls last.
+      await checkOrder({ sort: '-revenue', legal_form: 'ekonomisk_forening' }, 23);
+      await checkOrder({ sort: 'revenue', legal_form: 'handelsbolag', revenue_min: '100000' }, 17);
+      await checkOrder({ sort: '-revenue', legal_form: 'aktiebolag', f_skatt: 'false', verified: 'true' }, 19);
+      await checkOrder({ sort: '-revenue', category: 'bygg', employees_class: '10-19' }, 7);
+      await checkOrder({ sort: 'revenue', employees_class: '5-9', status: 'konkurs' }, 11);
+      // Filters that (nearly) exclude each other, in name order.
+      expect(await checkOrder({ county: '01', municipality: '2580' })).toEqual([]);
+      await checkOrder({ county: '25', municipality: '2580', sort: '-name' }, 13);
+      await checkOrder({ legal_form: 'bostadsrattsforening', f_skatt: 'false', vat_registered: 'true' }, 29);
+      await checkOrder({ legal_form: 'aktiebolag', verified: 'true', has_financials: 'false', employer_registered: 'true' }, 41);
+      await checkOrder({ verified: 'true', website_status: 'okänd', trend: 'minskande' }, 9);
+      await checkOrder({ verified: 'true', county: '12', sort: '-name' }, 31);
+      await checkOrder({ sni: '62', postal_code: '11' }, 13);
+    });
   });
 
   describe('relevance', () => {

@@ -10,11 +10,12 @@
 // that never occurs), the stretch is collected: the filters' own indexes find the rows and
 // they are sorted (the sort value written so that the order's index cannot be walked).
 import type { SearchQuery } from '../../../core/search-params.js';
+import { BROAD_LEGAL_FORMS, NARROW_EMPLOYEES_RANK } from '../company-migrations.js';
 import { readColumns } from '../company-row.js';
 import type { Queryable } from '../database.js';
 import type { Condition } from './filters.js';
 import type { Position } from './position.js';
-import { smallestFilter } from './filter-rows.js';
+import { coveredRows, ENTRY_COVERS, smallestFilter } from './filter-rows.js';
 import { type Hit, readStretch } from './read.js';
 import { and, rows, type Sql, sql } from './sql.js';
 
@@ -47,8 +48,20 @@ const WALK_ROWS = { min: 1500, max: 50_000, unknown: 20_000 };
 const RANDOM_READ = 2;
 const COLLECT_AT_ONCE = 2500;
 
-/** Filters that lead an index in name order (company-migrations.ts), with status after them. */
-const NAME_LEADERS = ['municipality', 'county', 'category'];
+/**
+ * Filters of one value that lead an index in the order's column, with the status after them
+ * (company-migrations.ts), and the values that index holds: a walk of that order within them is
+ * a range of that index. The first the query has leads. Verified companies (true only) have a
+ * partial index of their own; only the narrow legal forms and employee classes are indexed in
+ * revenue order (a walk of all revenues finds the broad ones at once).
+ */
+const LEADERS: Record<string, readonly { name: string; when?: (value: unknown) => boolean }[]> = {
+  name_sort: [{ name: 'municipality' }, { name: 'county' }, { name: 'category' }, { name: 'verified', when: (v) => v === 1 }],
+  revenue: [
+    { name: 'legal_form', when: (v) => !BROAD_LEGAL_FORMS.includes(v as string) },
+    { name: 'employees_class', when: (v) => (v as number) >= NARROW_EMPLOYEES_RANK },
+  ],
+};
 
 /**
  * `collectHints`: conditions implied by the checks that give collecting an index (the `near`
@@ -69,10 +82,13 @@ export async function sortedPage(
   const col = `c.${spec.column}`;
   const desc = query.sort.descending;
   const expand = query.expand.includes('latest_financials');
-  const own = ownConditions(spec, query, checks);
-  const rest = checks.filter((c) => !own.includes(c));
+  const own = ownConditions(spec, checks);
+  const rest = checks.filter((c) => !own.some((o) => o.name === c.name));
   const counted = await smallestFilter(db, rest);
-  const smallest = known === null ? counted : Math.min(known, counted ?? Infinity);
+  // Filters that exclude each other are seen on a counted filter's index entries (filter-rows.ts).
+  const joint = rest.length > 0 && (counted === null || counted > COLLECT_AT_ONCE) ? await coveredRows(db, checks, COLLECT_AT_ONCE) : null;
+  const least = Math.min(known ?? Infinity, counted ?? Infinity, joint ?? Infinity);
+  const smallest = least === Infinity ? null : least;
   // A driver this small is collected at once: cheaper than any walk that might fail.
   const budget =
     smallest === null ? WALK_ROWS.unknown : smallest <= COLLECT_AT_ONCE ? 0 : Math.min(WALK_ROWS.max, Math.max(WALK_ROWS.min, smallest * RANDOM_READ));
@@ -105,19 +121,29 @@ export async function sortedPage(
   return hits;
 }
 
-/** The filters the order's index settles itself: a range of the sort column, a name index's leaders. */
-function ownConditions(spec: SortSpec, query: SearchQuery, checks: Condition[]): Condition[] {
+/**
+ * The filters the order's index settles itself: a range of the sort column; with one status, a
+ * leader of the order (LEADERS) and the filters its index holds on its entries (ENTRY_COVERS),
+ * tested there before a row is read. A walk's budget counts the rows read; entries that fail
+ * these cost less, and a leader bounds them.
+ */
+function ownConditions(spec: SortSpec, checks: Condition[]): Condition[] {
   const own: Condition[] = [];
   const range = checks.find((c) => c.name === spec.range);
   if (range) own.push(range);
-  if (spec.column === 'name_sort') {
-    const status = checks.find((c) => c.name === 'status');
-    if (status && status.params.length === 1) {
-      own.push(status);
-      const leader = NAME_LEADERS.map((n) => checks.find((c) => c.name === n && c.params.length === 1)).find(Boolean);
-      if (leader) own.push(leader);
-    }
-  }
+  const status = checks.find((c) => c.name === 'status');
+  const leaders = LEADERS[spec.column];
+  if (!leaders || !status || status.params.length !== 1) return own;
+  const leader = leaders
+    .map((l) => checks.find((c) => c.name === l.name && c.params.length === 1 && (!l.when || l.when(c.params[0]))))
+    .find(Boolean);
+  // Name order has an index led by the status alone; other orders only within a leader.
+  if (spec.column === 'name_sort' || leader) own.push(status);
+  if (!leader) return own;
+  // The partial index's predicate as written in it: PostgreSQL proves it from a literal.
+  own.push(leader.name === 'verified' ? { name: 'verified', ...sql('c.verified = 1') } : leader);
+  const entry = ENTRY_COVERS[leader.name];
+  if (entry?.when(leader)) own.push(...checks.filter((c) => entry.covers.includes(c.name) && c !== status));
   return own;
 }
 

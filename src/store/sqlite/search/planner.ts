@@ -15,6 +15,7 @@ import { coveredByNameIndex } from './covered.js';
 import { driverRows, registerSize } from './estimates.js';
 import { allChecks, type Driver, type Predicate, type Predicates, type Sql } from './predicates.js';
 import { holdsStatus, indexProbe, PROBE_WHEN_FAILING } from './index-probes.js';
+import { memberTest } from './member-test.js';
 import { sampleShares, type Shares } from './sample.js';
 import { TUNING } from './tuning.js';
 import { SORT_SPECS, sortPhases, type WalkSource } from './sort-keys.js';
@@ -223,7 +224,10 @@ export function sortedPage(input: PlanInput): Planned {
   const size = registerSize(db).rows;
   const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, TUNING.estimateCap) : Math.max(size / 4, TUNING.estimateCap);
   const walkChecks = allChecks(preds, new Set(onEntry));
-  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks: walkChecks, budget: budget * TUNING.walkBudgetScale, firstChunk: spec.values ? Math.min(a.walkRows * 1.5, 4096) : a.walkRows * FIRST_CHUNK_SLACK });
-  if (result.complete) return { hits: result.hits, plan: `walk ${src.index} ~${Math.round(a.walkRows)}, read ${result.read}` };
+  // A walk of the order's own index may test its entries against one driver's rowids first.
+  const member = onEntry.length === 0 && src.index === spec.index ? memberTest(a.best, a.walkRows, covered) : null;
+  const result = walk(db, sortPhases(spec, descending, src, position), { need, checks: walkChecks, entryTest: member ?? undefined, budget: budget * TUNING.walkBudgetScale, firstChunk: spec.values ? Math.min(a.walkRows * 1.5, 4096) : a.walkRows * FIRST_CHUNK_SLACK });
+  const members = member && a.best ? `, entries tested in ${a.best.driver.name}'s rowids (~${Math.round(a.best.estimate)})` : '';
+  if (result.complete) return { hits: result.hits, plan: `walk ${src.index} ~${Math.round(a.walkRows)}${members}, read ${result.read}` };
   return collectFrom(`walk gave up after ${result.read}`);
 }

@@ -69,17 +69,33 @@ export function sortPhases(spec: SortSpec, descending: boolean, src: WalkSource,
       const start = after && !afterNull && v === Number(after.k) ? { k: v, r: after.r } : null;
       phases.push({ inner: (pos) => inner(pos, byRowid), order: 's.r', start, value: () => v });
     }
+  } else if (!afterNull && descending) {
+    // The index read backwards as it lies, rowids descending within a value: asked for in rowid
+    // order, SQLite sorts each value's entries (USE TEMP B-TREE FOR LAST TERM OF ORDER BY), a
+    // third of a walk's cost when rows are tested on an index (sort=-revenue&legal_form=
+    // ekonomisk_forening: 7,400 entries, 6.5 -> 4.7 ms). walk.ts puts each value's rows back in
+    // rowid order (Phase.group). A cursor's position is in the contract's order (its value's
+    // later rowids follow it); a chunk's end is in the index's (its value's lower rowids do).
+    const notNull: Sql[] = spec.nullable ? [{ sql: `${col} IS NOT NULL`, params: [] }] : [];
+    const fromCursor = (p: Position): Sql => ({ sql: `${col} <= ? AND (${col} < ? OR c.rowid > ?)`, params: [p.k, p.k, p.r] });
+    // Read on past a chunk's end or a value's last row taken, never back before the cursor.
+    const cursor = after ? { sql: ` AND (${col} <> ? OR c.rowid > ?)`, params: [after.k, after.r] } : { sql: '', params: [] };
+    const fromChunk = (p: Position): Sql => ({ sql: `${col} <= ? AND (${col} < ? OR c.rowid < ?)${cursor.sql}`, params: [p.k, p.k, p.r, ...cursor.params] });
+    const sameValue = (p: Position): Sql => ({ sql: `${col} = ? AND c.rowid < ?${cursor.sql}`, params: [p.k, p.r, ...cursor.params] });
+    const inner = base(notNull, `${col} DESC, c.rowid DESC`);
+    phases.push({
+      inner: (pos, resumed) => inner(pos, resumed ? fromChunk : fromCursor),
+      order: 's.k DESC, s.r DESC',
+      group: (pos) => inner(pos, sameValue),
+      start: after,
+      value: (k) => k as string | number,
+    });
   } else if (!afterNull) {
     const notNull: Sql[] = spec.nullable ? [{ sql: `${col} IS NOT NULL`, params: [] }] : [];
-    const order = descending ? `${col} DESC, c.rowid` : `${col}, c.rowid`;
-    const keyset = (p: Position): Sql =>
-      descending
-        ? { sql: `${col} <= ? AND (${col} < ? OR c.rowid > ?)`, params: [p.k, p.k, p.r] }
-        : { sql: `(${col}, c.rowid) > (?, ?)`, params: [p.k, p.r] };
-    const inner = base(notNull, order);
+    const inner = base(notNull, `${col}, c.rowid`);
     phases.push({
-      inner: (pos) => inner(pos, keyset),
-      order: descending ? 's.k DESC, s.r' : 's.k, s.r',
+      inner: (pos) => inner(pos, (p) => ({ sql: `(${col}, c.rowid) > (?, ?)`, params: [p.k, p.r] })),
+      order: 's.k, s.r',
       start: after,
       value: (k) => k as string | number,
     });

@@ -14,8 +14,17 @@ export interface Position {
 }
 
 export interface Phase {
-  /** SELECT r, k … ORDER BY … (no LIMIT), starting after the position when one is given. */
-  inner(after: Position | null): Sql;
+  /**
+   * SELECT r, k … ORDER BY … (no LIMIT), starting after the position when one is given:
+   * the phase's start (a cursor), or where the last chunk ended (`resumed`).
+   */
+  inner(after: Position | null, resumed?: boolean): Sql;
+  /**
+   * Set when the order reads each value's rowids descending (sort-keys.ts): the entries of the
+   * position's value after it, in the same order. The walk completes the page's last value from
+   * it and puts every value's rows in rowid order.
+   */
+  group?(at: Position): Sql;
   /** The same order over the subquery's columns s.k and s.r. */
   order: string;
   /** Where this phase begins (a cursor's position), or null for its start. */
@@ -48,6 +57,11 @@ export interface WalkResult {
 export interface WalkOptions {
   need: number;
   checks: Sql;
+  /**
+   * A test of each entry before its row is read (member-test.ts), in chunks only: a value's
+   * rest (Phase.group) is a few entries, not worth building its set again.
+   */
+  entryTest?: Sql;
   /** Index entries the walk may read before giving up (Infinity: never). */
   budget: number;
   /** Entries in the first chunk; later chunks grow fourfold. */
@@ -62,12 +76,14 @@ export function walk(db: Db, phases: readonly Phase[], o: WalkOptions): WalkResu
   let chunk = Math.max(16, Math.min(MAX_CHUNK, Math.ceil(o.firstChunk)));
   for (const phase of phases) {
     let pos = phase.start;
+    let resumed = false;
     let phaseRead = 0;
     let phaseHits = 0;
+    const first = hits.length;
     for (;;) {
       if (read >= o.budget) return { hits, read, complete: false };
       const size = Math.max(16, Math.min(chunk, MAX_CHUNK, Number.isFinite(o.budget) ? Math.ceil(o.budget - read) : MAX_CHUNK));
-      const inner = phase.inner(pos);
+      const inner = phase.inner(pos, resumed);
       const checks = phase.check ? `(${o.checks.sql}) AND (${phase.check.sql})` : o.checks.sql;
       const checkParams = phase.check ? [...o.checks.params, ...phase.check.params] : o.checks.params;
       if (phase.readBack) {
@@ -92,18 +108,51 @@ export function walk(db: Db, phases: readonly Phase[], o: WalkOptions): WalkResu
           continue;
         }
       } else {
-        const sql = `SELECT s.r, s.k FROM (${inner.sql} LIMIT ?) s CROSS JOIN companies c ON c.rowid = s.r WHERE ${checks} ORDER BY ${phase.order} LIMIT ?`;
-        const rows = rawAll(db, sql, [...inner.params, size, ...checkParams, o.need - hits.length]);
-        for (const [r, k] of rows) hits.push({ r: r as number, v: phase.value(k) });
+        const entry = o.entryTest ? { sql: `(${o.entryTest.sql}) AND `, params: o.entryTest.params } : { sql: '', params: [] };
+        const sql = `SELECT s.r, s.k FROM (${inner.sql} LIMIT ?) s CROSS JOIN companies c ON c.rowid = s.r WHERE ${entry.sql}${checks} ORDER BY ${phase.order} LIMIT ?`;
+        const rows = rawAll(db, sql, [...inner.params, size, ...entry.params, ...checkParams, o.need - hits.length]);
+        for (const [r, k] of rows) hits.push({ r: r as number, v: phase.value(k), k } as Hit);
         read += size;
-        if (hits.length >= o.need) return { hits, read, complete: true };
+        if (hits.length >= o.need) {
+          if (phase.group) {
+            // The page's last value may go on past the rows taken: the rest of it, then each value's rows by rowid.
+            const last = rows[rows.length - 1];
+            const rest = phase.group({ r: last[0] as number, k: last[1] });
+            for (const [r, k] of rawAll(db, `SELECT s.r, s.k FROM (${rest.sql}) s CROSS JOIN companies c ON c.rowid = s.r WHERE ${checks}`, [...rest.params, ...checkParams])) {
+              hits.push({ r: r as number, v: phase.value(k), k } as Hit);
+            }
+            rowidsWithinValues(hits, first);
+            hits.length = o.need;
+          }
+          return { hits: hits.map(({ r, v }) => ({ r, v })), read, complete: true };
+        }
         // Where this chunk ended: its last index entry, or nothing when the phase ran out.
         const last = rawAll(db, `${inner.sql} LIMIT 1 OFFSET ?`, [...inner.params, size - 1])[0];
         if (!last) break;
         pos = { r: last[0] as number, k: last[1] };
+        resumed = true;
       }
       chunk = Math.min(MAX_CHUNK, chunk * 4);
     }
+    if (phase.group) rowidsWithinValues(hits, first);
   }
-  return { hits, read, complete: true };
+  return { hits: hits.map(({ r, v }) => ({ r, v })), read, complete: true };
+}
+
+/**
+ * Hits from `from` on, read with each value's rowids descending, put in rowid order within each
+ * value (the values' own order stays). `k` is the raw key the walk read.
+ */
+function rowidsWithinValues(hits: Hit[], from: number): void {
+  let i = from;
+  while (i < hits.length) {
+    let j = i + 1;
+    const k = (hits[i] as Hit & { k: unknown }).k;
+    while (j < hits.length && (hits[j] as Hit & { k: unknown }).k === k) j++;
+    if (j - i > 1) {
+      const run = hits.slice(i, j).sort((a, b) => a.r - b.r);
+      hits.splice(i, j - i, ...run);
+    }
+    i = j;
+  }
 }
