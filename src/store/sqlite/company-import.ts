@@ -229,7 +229,7 @@ export async function importCompanies(
     throw e;
   } finally {
     if (firstLoad) {
-      await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined, cacheSize: IMPORT_CACHE_SIZE });
+      await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined });
       db.pragma('analysis_limit = 2000');
       db.exec('ANALYZE');
       db.pragma('synchronous = NORMAL');

@@ -30,7 +30,7 @@ export function canBuildBeside(db: Db): boolean {
 }
 
 /** Builds what a first load dropped; `fingerprints` also the fingerprints index. */
-export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean; cacheSize: number }): Promise<void> {
+export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean }): Promise<void> {
   if (!canBuildBeside(db)) {
     db.transaction(() => buildIndexesInBulk(db))();
     ensureCompanyIndexes(db);
@@ -42,7 +42,7 @@ export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean;
   try {
     const schema = db.prepare("SELECT sql FROM sqlite_master WHERE name IN ('company_sni', 'companies_fts', 'companies_geo')").pluck().all() as string[];
     const path = join(side, 'indexes.db');
-    const thread = runThread({ register, path, schema, cacheSize: opts.cacheSize });
+    const thread = runThread({ register, path, schema });
     try {
       // Not company_sni's own: it is filled by the copy, and indexed after it (below).
       for (const sql of COMPANY_INDEXES) if (!/ON company_sni\b/.test(sql)) db.exec(sql);
@@ -62,7 +62,7 @@ export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean;
 function runThread(workerData: SideIndexThreadData): Promise<void> {
   return new Promise((done, reject) => {
     // Its work is SQLite's: a small JavaScript heap, counted in the importer's memory.
-    const w = new Worker(THREAD, { execArgv: EXEC_ARGV, workerData, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } });
+    const w = new Worker(THREAD, { execArgv: EXEC_ARGV, workerData, resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
     w.once('message', () => done());
     w.once('error', reject);
     w.once('exit', (code) => (code === 0 ? done() : reject(new Error(`index thread exited with ${code}`))));
