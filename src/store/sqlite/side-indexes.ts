@@ -42,17 +42,23 @@ export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean 
   try {
     const schema = db.prepare("SELECT sql FROM sqlite_master WHERE name IN ('company_sni', 'companies_fts', 'companies_geo')").pluck().all() as string[];
     const path = join(side, 'indexes.db');
-    const thread = runThread({ register, path, schema });
+    // Settles to whether the worker built its part (never rejects: see below).
+    const thread = runThread({ register, path, schema }).then(
+      () => true,
+      () => false,
+    );
     try {
       // Not company_sni's own: it is filled by the copy, and indexed after it (below).
       for (const sql of COMPANY_INDEXES) if (!/ON company_sni\b/.test(sql)) db.exec(sql);
       if (opts.fingerprints) ensureFingerprintsIndex(db);
     } finally {
       // Also when a build here failed: the worker is done with the side file before it goes.
-      await thread.catch(() => {});
+      await thread;
     }
-    await thread;
-    copySideTables(db, path);
+    // A worker that failed (say, out of its small heap) leaves its part to this thread: the
+    // rows are committed, and the register must not be left without these indexes.
+    if (await thread) copySideTables(db, path);
+    else db.transaction(() => buildIndexesInBulk(db))();
     ensureCompanyIndexes(db);
   } finally {
     rmSync(side, { recursive: true, force: true });
