@@ -4,7 +4,7 @@ import { parseBolagsverketRow, splitBolagsverketLine } from '../../src/import/bo
 import { ongoingProceeding } from '../../src/import/bolagsverket/parse-proceedings.js';
 import { parseName } from '../../src/import/bolagsverket/parse-name.js';
 import { parseDollarAddress } from '../../src/import/open-data/parse-address.js';
-import { cleanText } from '../../src/import/open-data/clean-text.js';
+import { cleanText, textCleanerFor } from '../../src/import/open-data/clean-text.js';
 import { deriveStatus } from '../../src/import/open-data/derive-status.js';
 import { RowError } from '../../src/import/open-data/source-row.js';
 import { parseScbRow, scbColumns } from '../../src/import/scb/parse-row.js';
@@ -20,6 +20,17 @@ describe('Bolagsverket lines', () => {
   it('splits on ";" so that stray quotes in free text survive', () => {
     expect(splitBolagsverketLine('"a";"Bageriet "Solen" AB";"c"')).toEqual(['a', 'Bageriet "Solen" AB', 'c']);
     expect(splitBolagsverketLine('"a";"x ""y"" z";"c"\t')).toEqual(['a', 'x "y" z', 'c']);
+  });
+
+  it('strips a BOM, trailing tabs and spaces, and the outer quotes, as far as they go', () => {
+    expect(splitBolagsverketLine('\uFEFF"a";"b" \t ')).toEqual(['a', 'b']);
+    expect(splitBolagsverketLine('a";"b')).toEqual(['a', 'b']);
+    expect(splitBolagsverketLine('"a";"b')).toEqual(['a', 'b']);
+    expect(splitBolagsverketLine('"')).toEqual(['']);
+    expect(splitBolagsverketLine('""')).toEqual(['']);
+    expect(splitBolagsverketLine('\uFEFF \t')).toEqual(['']);
+    expect(splitBolagsverketLine('')).toEqual(['']);
+    expect(splitBolagsverketLine('"a"";"b"')).toEqual(['a"', 'b']);
   });
 
   it('reads the example row of the documentation', () => {
@@ -72,6 +83,18 @@ describe('Bolagsverket lines', () => {
     expect(cleanText('Kon\u0000troll\u0007 AB')).toBe('Kontroll AB');
     expect(cleanText(' a\tb\r\nc ')).toBe('a b c');
     expect(cleanText('null')).toBe('');
+  });
+
+  it('cleans the fields of a line without control characters as cleanText does, testing the line once', () => {
+    const fields = [' Exempel AB ', 'null', 'NULL', '', undefined, ' \u00A0a\u2003', 'Kon\u0000troll'];
+    for (const [line, tabs] of [['plain line', false], ['a\tb', true], ['a\u0000b', false], ['a\u0000b', true], ['a\rb', true]] as const) {
+      const clean = textCleanerFor(line, tabs);
+      // Fields of that line, when it has no control character, hold none either.
+      for (const f of fields) if (f === undefined || !/[\u0000-\u001F\u007F]/.test(f) || clean === cleanText) expect(clean(f)).toBe(cleanText(f));
+    }
+    expect(textCleanerFor('a\u0007b')).toBe(cleanText);
+    expect(textCleanerFor('a\tb', true)).not.toBe(cleanText);
+    expect(textCleanerFor('a\tb')).toBe(cleanText);
   });
 });
 

@@ -34,8 +34,16 @@ const FORMS: Record<string, LegalForm> = {
   FL: 'filial',
 };
 
+/** The form of each code as written (a few dozen recur on millions of lines). */
+const BY_RAW = new Map<string, LegalForm | null>();
+
 /** `AB-ORGFO` → `aktiebolag`; an unknown or empty code falls back on the org nr's group digit. */
 export function mapBolagsverketLegalForm(raw: string, orgNr: string, isPerson: boolean): LegalForm {
-  const code = raw.replace(/-ORGFO$/, '').trim().toUpperCase();
-  return FORMS[code] ?? legalFormFromOrgNr(orgNr, isPerson);
+  let form = BY_RAW.get(raw);
+  if (form === undefined) {
+    form = FORMS[raw.replace(/-ORGFO$/, '').trim().toUpperCase()] ?? null;
+    // Bounded: a dirty file could write a different code on every line.
+    if (BY_RAW.size < 1000) BY_RAW.set(raw, form);
+  }
+  return form ?? legalFormFromOrgNr(orgNr, isPerson);
 }

@@ -1,7 +1,7 @@
 // One line of `bolagsverket_bulkfil.txt`: `;`-separated, every field in `"`. Free text holds
 // stray unescaped quotes, so a line is split on `";"` rather than by a CSV parser.
 import { isValidOrgNr } from '../../core/orgnr.js';
-import { cleanText } from '../open-data/clean-text.js';
+import { textCleanerFor } from '../open-data/clean-text.js';
 import { parseDollarAddress } from '../open-data/parse-address.js';
 import { type BolagsverketRow, RowError } from '../open-data/source-row.js';
 import { mapBolagsverketLegalForm } from './map-legal-form.js';
@@ -17,16 +17,22 @@ export function isBolagsverketHeader(text: string): boolean {
 
 /** The fields of a line, quotes stripped and `""` unescaped. */
 export function splitBolagsverketLine(text: string): string[] {
-  let s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  s = s.replace(/[\t ]+$/, '');
-  if (s.startsWith('"')) s = s.slice(1);
-  if (s.endsWith('"')) s = s.slice(0, -1);
-  return s.split('";"').map((f) => (f.includes('""') ? f.replaceAll('""', '"') : f));
+  // By index rather than by regular expression and copies: three million lines a week.
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let end = text.length;
+  for (let c = text.charCodeAt(end - 1); end > start && (c === 0x20 || c === 0x09); c = text.charCodeAt(--end - 1));
+  if (text.charCodeAt(start) === 0x22 && end > start) start++;
+  if (end > start && text.charCodeAt(end - 1) === 0x22) end--;
+  const s = start === 0 && end === text.length ? text : text.slice(start, end);
+  const fields = s.split('";"');
+  // No field holds `""` when the line does not.
+  return s.includes('""') ? fields.map((f) => (f.includes('""') ? f.replaceAll('""', '"') : f)) : fields;
 }
 
 export function parseBolagsverketRow(line: number, text: string): BolagsverketRow {
   const f = splitBolagsverketLine(text);
   if (f.length !== BOLAGSVERKET_COLUMNS) throw new RowError(line, `has ${f.length} fields, expected ${BOLAGSVERKET_COLUMNS}`);
+  const cleanText = textCleanerFor(text);
   const identity = cleanText(f[0]);
   const [number = '', type = ''] = identity.split('$');
   const isPerson = type === 'PERSON-IDORG';

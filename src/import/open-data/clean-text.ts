@@ -5,10 +5,28 @@
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 const SPACING = /[\t\r\n]+/g;
 
+const ANY_CONTROL = /[\u0000-\u001F\u007F]/;
+const ANY_CONTROL_BUT_TAB = /[\u0000-\u0008\u000A-\u001F\u007F]/;
+
 export function cleanText(raw: string | undefined): string {
   if (raw === undefined) return '';
-  let s = raw;
-  if (/[\u0000-\u001F\u007F]/.test(s)) s = s.replace(CONTROL, '').replace(SPACING, ' ');
-  s = s.trim();
+  return ANY_CONTROL.test(raw) ? plain(raw.replace(CONTROL, '').replace(SPACING, ' ')) : plain(raw);
+}
+
+/**
+ * The cleaner for the fields of one line: when the whole line holds no control character (most
+ * do), none of its fields needs the test that cleanText makes of each. `tabSeparated`: the tabs
+ * between fields do not count (no field holds one).
+ */
+export function textCleanerFor(line: string, tabSeparated = false): (raw: string | undefined) => string {
+  return (tabSeparated ? ANY_CONTROL_BUT_TAB : ANY_CONTROL).test(line) ? cleanText : plainText;
+}
+
+function plainText(raw: string | undefined): string {
+  return raw === undefined ? '' : plain(raw);
+}
+
+function plain(raw: string): string {
+  const s = raw.trim();
   return s === 'null' || s === 'NULL' ? '' : s;
 }

@@ -163,10 +163,22 @@ function parserFor(
     keyOf: (t) => tenDigits(t.split('\t')[cols.PeOrgNr] ?? ''),
     // Twelve digits, 16 first: an organisation (others are personal identity numbers).
     cheapKey: (t) => {
-      const id = t.split('\t', cols.PeOrgNr + 1)[cols.PeOrgNr] ?? '';
+      const id = nthField(t, cols.PeOrgNr);
       return /^16\d{10}$/.test(id) ? id.slice(2) : null;
     },
   };
+}
+
+/** Field `n` of a tab-separated line ('' past its end), found without splitting the rest. */
+function nthField(text: string, n: number): string {
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    const tab = text.indexOf('\t', start);
+    if (tab === -1) return '';
+    start = tab + 1;
+  }
+  const end = text.indexOf('\t', start);
+  return end === -1 ? text.slice(start) : text.slice(start, end);
 }
 
 /** The org nr of an organisation's line (`"5566778899$ORGNR-IDORG";…`), else null (a person, or dirt). */

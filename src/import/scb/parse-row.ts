@@ -1,7 +1,7 @@
 // One line of SCB's `scb_bulkfil_JE_*.txt`: tab-separated, no quoting at all (a `"` is just a
 // character), a trailing tab after the last column. Columns are found by the header's names.
 import { isValidOrgNr } from '../../core/orgnr.js';
-import { cleanText } from '../open-data/clean-text.js';
+import { textCleanerFor } from '../open-data/clean-text.js';
 import { postalAddress } from '../open-data/parse-address.js';
 import { RowError, type ScbRow } from '../open-data/source-row.js';
 import { mapScbActivity } from './map-activity.js';
@@ -32,6 +32,7 @@ export function parseScbRow(line: number, text: string, cols: ScbColumns): ScbRo
   // The trailing tab makes one empty field more; a row with fewer fields than the header is cut.
   while (f.length > cols.count && f[f.length - 1].trim() === '') f.pop();
   if (f.length !== cols.count) throw new RowError(line, `has ${f.length} fields, expected ${cols.count}`);
+  const cleanText = textCleanerFor(text, true);
   const get = (c: Column) => cleanText(f[cols[c]]);
   const id = get('PeOrgNr').replace(/\D/g, '');
   if (id.length !== 12) throw new RowError(line, `PeOrgNr "${get('PeOrgNr')}" is not 12 digits`);

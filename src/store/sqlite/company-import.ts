@@ -23,10 +23,11 @@ import {
   type StoredCompany,
 } from '../import-types.js';
 import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
-import { buildIndexesInBulk, CompanyWriter } from './company-writer.js';
-import { type Db, dropCompanyIndexes, ensureCompanyIndexes, ensureFingerprintsIndex } from './database.js';
+import { CompanyWriter } from './company-writer.js';
+import { type Db, dropCompanyIndexes, ensureFingerprintsIndex } from './database.js';
 import { listedRowPages } from './listed-rows.js';
 import { RowidSet } from './rowid-set.js';
+import { buildCompanyIndexes } from './side-indexes.js';
 import { CountTally } from './stats/count-tally.js';
 
 type StoredRow = CompanyRow & CompanyInternals;
@@ -228,9 +229,7 @@ export async function importCompanies(
     throw e;
   } finally {
     if (firstLoad) {
-      db.transaction(() => buildIndexesInBulk(db))();
-      ensureCompanyIndexes(db);
-      if (fingerprintColumn) ensureFingerprintsIndex(db);
+      await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined });
       db.pragma('analysis_limit = 2000');
       db.exec('ANALYZE');
       db.pragma('synchronous = NORMAL');

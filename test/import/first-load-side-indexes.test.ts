@@ -1,0 +1,98 @@
+// A first load's indexes built on two threads (the compiled importer: store/sqlite/side-indexes.ts,
+// the SNI table, spatial and full-text index in a worker beside the B-trees) are the same as when
+// one thread builds them all (the source under this runner, which has no compiled worker file):
+// first loads of both sources, then a weekly update onto each register.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateBolagsverket } from '../../bench/import-bulk/generate-bolagsverket.js';
+import { generateScb } from '../../bench/import-bulk/generate-scb.js';
+import { importOpenData } from '../../src/import/import-open-data.js';
+import { canBuildBeside } from '../../src/store/sqlite/side-indexes.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { COUNTS_FROM_TABLE_SQL } from '../../src/store/sqlite/stats/count-keys.js';
+import { ensureBuilt, ROOT } from '../exports/built.js';
+
+const BV_ROWS = 6_000;
+const SCB_ROWS = 3_600;
+const dir = mkdtempSync(join(tmpdir(), 'bolag-side-indexes-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const files = {
+  bolagsverket: [1, 2].map((w) => join(dir, `bolagsverket-week${w}.txt`)),
+  scb: [1, 2].map((w) => join(dir, `scb-week${w}.txt`)),
+};
+
+/** What a register holds, as digests: rows (the import's time aside), statistics, answers of each index. */
+function digests(path: string): Record<string, string> {
+  const store = openSqliteStore(path);
+  const db = store.db;
+  const digest = (sql: string) => createHash('sha256').update(JSON.stringify(db.prepare(sql).raw(true).all())).digest('hex').slice(0, 16);
+  db.exec('CREATE TEMP TABLE truth (dim TEXT, value TEXT, status TEXT, n INTEGER)');
+  db.exec(COUNTS_FROM_TABLE_SQL.replace('INSERT INTO company_counts', 'INSERT INTO temp.truth'));
+  const out = {
+    rows: digest(`SELECT ${columns(db)} FROM companies ORDER BY rowid`),
+    counts: digest('SELECT dim, value, status, n FROM company_counts WHERE n != 0 ORDER BY 1, 2, 3'),
+    countsTruth: digest('SELECT dim, value, status, n FROM temp.truth WHERE n != 0 ORDER BY 1, 2, 3'),
+    sni: digest('SELECT * FROM company_sni ORDER BY 1, 2'),
+    fts: digest(`SELECT rowid FROM companies_fts WHERE companies_fts MATCH '{name org_nr} : "ab"' ORDER BY rowid`),
+    ftsPrefix: digest(`SELECT rowid FROM companies_fts WHERE companies_fts MATCH 'bygg*' ORDER BY rowid`),
+    ftsIndustry: digest(`SELECT rowid FROM companies_fts WHERE companies_fts MATCH 'industry : konsult*' ORDER BY rowid`),
+    geo: digest('SELECT rowid FROM companies_geo WHERE min_lat >= 55 AND max_lat <= 70 AND min_lng >= 10 AND max_lng <= 25 ORDER BY rowid'),
+    indexes: digest("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"),
+    integrity: JSON.stringify(db.prepare('PRAGMA integrity_check').pluck().all()),
+    ftsIntegrity: String(db.exec("INSERT INTO companies_fts (companies_fts, rank) VALUES ('integrity-check', 0)") && 'ok'),
+    rtree: String(db.prepare("SELECT rtreecheck('companies_geo')").pluck().get()),
+  };
+  db.close();
+  return out;
+}
+
+/** Every column but updated_at (the time of each import). */
+function columns(db: ReturnType<typeof openSqliteStore>['db']): string {
+  const names = db.prepare("SELECT name FROM pragma_table_info('companies')").pluck().all() as string[];
+  return names.filter((n) => n !== 'updated_at').join(', ');
+}
+
+describe('a first load whose indexes a worker thread helps build', () => {
+  beforeAll(async () => {
+    for (const w of [1, 2]) {
+      generateBolagsverket(files.bolagsverket[w - 1], BV_ROWS, w);
+      generateScb(files.scb[w - 1], SCB_ROWS, BV_ROWS, w);
+    }
+    await ensureBuilt();
+  });
+
+  it('gives the register one thread gives, after each step', async () => {
+    const compiled = (await import(join(ROOT, 'dist/src/store/sqlite/side-indexes.js'))) as typeof import('../../src/store/sqlite/side-indexes.js');
+    const onOne = join(dir, 'one-thread.db');
+    const onTwo = join(dir, 'two-threads.db');
+    const steps = [
+      ['bolagsverket', files.bolagsverket[0]],
+      ['scb', files.scb[0]],
+      ['bolagsverket', files.bolagsverket[1]],
+      ['scb', files.scb[1]],
+    ] as const;
+    for (const [source, file] of steps) {
+      const store = openSqliteStore(onOne);
+      // This runner imports the TypeScript source, next to which no compiled worker file lies.
+      expect(canBuildBeside(store.db)).toBe(false);
+      await importOpenData(store, file, { source });
+      await store.close();
+
+      const probe = openSqliteStore(onTwo);
+      expect(compiled.canBuildBeside(probe.db as never)).toBe(true);
+      await probe.close();
+      await execa(process.execPath, [join(ROOT, 'bin/bolag.js'), '--db', onTwo, 'db', 'import', '--source', source, file]);
+
+      expect(digests(onTwo), `after ${source} ${file}`).toEqual(digests(onOne));
+    }
+    const summary = digests(onTwo);
+    expect(summary.integrity).toBe('["ok"]');
+    expect(summary.rtree).toBe('ok');
+    expect(summary.counts).toBe(summary.countsTruth);
+  }, 120_000);
+});
