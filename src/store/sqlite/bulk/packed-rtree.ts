@@ -12,31 +12,37 @@ const CELL_BYTES = 8 + 4 * 4;
 /** Node numbers are rowids of `<table>_node`; the root is always 1. */
 const ROOT = 1;
 
+/** Points by ascending rowid, each with its box as rtree.c stores it (float32, rounded outwards). */
 export interface Points {
   rowids: Float64Array;
-  lat: Float64Array;
-  lng: Float64Array;
+  /** min_lat, max_lat, min_lng, max_lng per point. */
+  boxes: Float32Array;
   size: number;
 }
 
-/** Every (rowid, lat, lng) of `select` (those columns, in that order, rows by ascending rowid), in typed arrays. */
+/**
+ * Every (rowid, lat, lng) of `select` (those columns, in that order, rows by ascending rowid).
+ * Kept as 24 bytes a point: an import's first load packs millions of them in its memory budget.
+ */
 export function readPoints(db: Db, select: string): Points {
   let cap = 1 << 16;
-  let p: Points = { rowids: new Float64Array(cap), lat: new Float64Array(cap), lng: new Float64Array(cap), size: 0 };
+  let p: Points = { rowids: new Float64Array(cap), boxes: new Float32Array(cap * 4), size: 0 };
   for (const [rowid, lat, lng] of db.prepare(select).raw().iterate() as IterableIterator<[number, number, number]>) {
     if (p.size === cap) {
       cap *= 2;
-      const grow = (a: Float64Array) => {
-        const b = new Float64Array(cap);
-        b.set(a);
-        return b;
-      };
-      p = { rowids: grow(p.rowids), lat: grow(p.lat), lng: grow(p.lng), size: p.size };
+      const rowids = new Float64Array(cap);
+      rowids.set(p.rowids);
+      const boxes = new Float32Array(cap * 4);
+      boxes.set(p.boxes);
+      p = { rowids, boxes, size: p.size };
     }
     if (p.size > 0 && rowid <= p.rowids[p.size - 1]) throw new Error('readPoints: rows must come by ascending rowid');
     p.rowids[p.size] = rowid;
-    p.lat[p.size] = lat;
-    p.lng[p.size] = lng;
+    const at = p.size * 4;
+    p.boxes[at] = down(lat);
+    p.boxes[at + 1] = up(lat);
+    p.boxes[at + 2] = down(lng);
+    p.boxes[at + 3] = up(lng);
     p.size++;
   }
   return p;
@@ -56,21 +62,18 @@ export function packRtree(db: Db, table: string, points: Points): void {
   const insertNode = db.prepare(`INSERT INTO "${table}_node" (nodeno, data) VALUES (?, ?)`);
   const insertParent = db.prepare(`INSERT INTO "${table}_parent" (nodeno, parentnode) VALUES (?, ?)`);
 
-  // The entries of the level being written, each an id and a box: first the points along the
-  // curve (rowid, the point's box as rtree.c rounds it), then the nodes of the level below.
+  // A level's entries, each an id and a box: first the points along the curve (their rowids
+  // and boxes, reached through `order`), then the nodes of the level below.
   const n = points.size;
   const order = hilbertSorted(points);
-  let ids = new Float64Array(n);
-  let boxes = new Float32Array(n * 4);
-  order.forEach((p, k) => {
-    ids[k] = points.rowids[p];
-    boxes.set([down(points.lat[p]), up(points.lat[p]), down(points.lng[p]), up(points.lng[p])], k * 4);
-  });
-  const leafOf = new Float64Array(n); // by point: the node number of its leaf
+  let count = n;
+  let idOf = (k: number) => points.rowids[order[k]];
+  let boxOf = (k: number) => points.boxes.subarray(order[k] * 4, order[k] * 4 + 4);
+  const leafOf = new Uint32Array(n); // by point: the node number of its leaf
   let depth = 0;
   let nextNode = ROOT + 1;
   for (;;) {
-    const runs = cutLevel(ids.length, fanout);
+    const runs = cutLevel(count, fanout);
     // A level of one node is the root, whatever its depth; its blob carries the depth.
     const isRoot = runs.length === 1;
     const nodes = new Float64Array(runs.length);
@@ -82,11 +85,11 @@ export function packRtree(db: Db, table: string, points: Points): void {
       const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
       const box = [Infinity, -Infinity, Infinity, -Infinity];
       for (let k = from; k < to; k++) {
-        const cell = boxes.subarray(k * 4, k * 4 + 4);
-        writeCell(view, k - from, ids[k], cell);
+        const cell = boxOf(k);
+        writeCell(view, k - from, idOf(k), cell);
         widen(box, cell);
         if (depth === 0) leafOf[order[k]] = node;
-        else insertParent.run(ids[k], node);
+        else insertParent.run(idOf(k), node);
       }
       view.setUint16(2, to - from);
       if (isRoot) view.setUint16(0, depth);
@@ -94,8 +97,9 @@ export function packRtree(db: Db, table: string, points: Points): void {
       nodeBoxes.set(box, i * 4);
     });
     if (isRoot) break;
-    ids = nodes;
-    boxes = nodeBoxes;
+    count = nodes.length;
+    idOf = (k) => nodes[k];
+    boxOf = (k) => nodeBoxes.subarray(k * 4, k * 4 + 4);
     depth++;
   }
   // rowid → leaf; the points come in rowid order, so the table is appended to.
@@ -105,8 +109,9 @@ export function packRtree(db: Db, table: string, points: Points): void {
 
 /** Points by position along the Hilbert curve (ties by rowid, so that the tree is deterministic). */
 function hilbertSorted(points: Points): Uint32Array {
+  // The curve over the boxes' float32 corners: the same order to within a few centimetres.
   const key = new Float64Array(points.size);
-  for (let i = 0; i < points.size; i++) key[i] = hilbertOrder(points.lat[i], points.lng[i]);
+  for (let i = 0; i < points.size; i++) key[i] = hilbertOrder(points.boxes[i * 4], points.boxes[i * 4 + 2]);
   const order = new Uint32Array(points.size);
   for (let i = 0; i < order.length; i++) order[i] = i;
   return order.sort((a, b) => key[a] - key[b] || points.rowids[a] - points.rowids[b]);
