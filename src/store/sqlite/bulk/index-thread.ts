@@ -1,7 +1,7 @@
-// A worker thread of the bulk loader (load.ts): while the main thread builds the B-tree indexes
-// of the register, this one builds the SNI table, the spatial index and the full-text index from
-// the same rows into a side database; the main thread then copies them in (their tables hold no
-// page numbers, so a copy is the index itself).
+// A worker thread of the bulk loaders, the seeder (load.ts) and an import's first load
+// (../side-indexes.ts): while the caller builds the B-tree indexes, this one builds the SNI
+// table, the spatial and the full-text index from the committed rows into a side database, which
+// the caller copies in (side-tables.ts; their tables hold no page numbers, so a copy is the index).
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildIndexesInBulk } from '../company-writer.js';
@@ -11,21 +11,32 @@ export interface IndexThreadData {
   register: string;
   /** The side database to build in. */
   path: string;
-  /** CREATE statements of companies, company_sni, companies_fts and companies_geo. */
+  /** CREATE statements of company_sni, companies_fts and companies_geo (side-tables.ts). */
   schema: string[];
+  /**
+   * The side database's page cache: the seeder's SNI sort runs in memory; an import must stay
+   * small (each table is written in its own order, so pages are filled one after another).
+   */
+  cacheKiB: number;
+  /** Merge the full-text index into one segment at the end (the seeder: its register is read next). */
+  optimize: boolean;
 }
 
 const data = workerData as IndexThreadData;
 const db = new Database(data.path);
 db.pragma('journal_mode = OFF');
 db.pragma('synchronous = OFF');
-db.pragma('cache_size = -262144');
-for (const sql of data.schema) if (!/CREATE TABLE companies\b/i.test(sql)) db.exec(sql);
+db.pragma(`cache_size = ${-data.cacheKiB}`);
+db.pragma('temp_store = FILE');
+for (const sql of data.schema) db.exec(sql);
 // The rows come from the register itself, seen through a view named as buildIndexesInBulk expects.
 db.exec(`ATTACH '${data.register.replaceAll("'", "''")}' AS register`);
+db.pragma('register.mmap_size = 0');
+// Read once, in order: a cache would only hold pages that are not read again.
+db.pragma('register.cache_size = -2048');
 db.exec('CREATE TEMP VIEW companies AS SELECT * FROM register.companies');
 db.transaction(() => buildIndexesInBulk(db))();
-db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')");
+if (data.optimize) db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')");
 db.exec('DETACH register');
 db.close();
 parentPort!.postMessage('built');

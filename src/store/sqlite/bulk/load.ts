@@ -13,8 +13,8 @@ import { IdentityStream } from '../../../seed/identities.js';
 import { type Db, dropCompanyIndexes } from '../database.js';
 import { COMPANY_INDEXES } from '../migrations.js';
 import { CountTally } from '../stats/count-tally.js';
-import type { IndexThreadData } from './index-thread.js';
 import { chunkPath } from './chunk-files.js';
+import { copySideTables, EXEC_ARGV, hasIndexThread, runIndexThread, sideSchema } from './side-tables.js';
 import type { RowsThreadData, RowsThreadResult, RowsThreadTask } from './rows-thread.js';
 
 export interface LoadProgress {
@@ -24,20 +24,13 @@ export interface LoadProgress {
 /** The sorter's run size and helper threads while the B-tree indexes are built (see loadInThreads). */
 const SORT_RUN_KIB = 16_384;
 const SORT_THREADS = 4;
+/** The index thread's page cache: its SNI sort runs in memory. */
+const SIDE_CACHE_KIB = 262_144;
 const ROWS_THREAD = new URL('./rows-thread.js', import.meta.url);
-/** The process's flags but --input-type (`node --input-type=module -e …`), which a worker file refuses. */
-const EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
-const INDEX_THREAD = new URL('./index-thread.js', import.meta.url);
-/** Tables the index thread builds, copied in whole (the virtual tables' shadow tables). */
-const SIDE_TABLES = [
-  'company_sni',
-  'companies_fts_data', 'companies_fts_idx', 'companies_fts_docsize', 'companies_fts_config',
-  'companies_geo_node', 'companies_geo_rowid', 'companies_geo_parent',
-];
 
 /** Whether threads can be used here: compiled worker files (not under a TS test runner) and a file database. */
 export function canLoadInThreads(db: Db): boolean {
-  return db.name !== ':memory:' && db.name !== '' && existsSync(fileURLToPath(ROWS_THREAD)) && existsSync(fileURLToPath(INDEX_THREAD));
+  return db.name !== ':memory:' && db.name !== '' && existsSync(fileURLToPath(ROWS_THREAD)) && hasIndexThread();
 }
 
 export function seedThreads(env: NodeJS.ProcessEnv = process.env): number {
@@ -57,14 +50,14 @@ export async function loadInThreads(db: Db, seed: string, count: number, threads
   // the 1.2-million register, the same CPU time as one sort in a 256 MiB cache, 25 % less wall).
   db.pragma(`cache_size = ${-SORT_RUN_KIB}`);
   db.pragma(`threads = ${SORT_THREADS}`);
-  const schema = (db.prepare("SELECT sql FROM sqlite_master WHERE name IN ('companies', 'company_sni', 'companies_fts', 'companies_geo')").pluck().all() as string[]);
-  const tableSql = schema.find((s) => /CREATE TABLE companies\b/i.test(s))!;
+  const tableSql = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'companies'").pluck().get() as string;
+  const schema = sideSchema(db);
   const counts = new CountTally();
   try {
     await loadRows(db, { seed, count, threads, side, tableSql, counts, onProgress });
     // The index thread reads the rows just committed while this thread indexes them.
     const sideIndexes = join(side, 'indexes.db');
-    const indexThread = runThread(INDEX_THREAD, { register, path: sideIndexes, schema } satisfies IndexThreadData);
+    const indexThread = runIndexThread({ register, path: sideIndexes, schema, cacheKiB: SIDE_CACHE_KIB, optimize: true });
     const btrees = COMPANY_INDEXES.filter((sql) => !/ON company_sni\b/.test(sql));
     const steps = btrees.length + 2;
     onProgress?.(0, steps, 'indexes');
@@ -160,27 +153,4 @@ function copyChunk(db: Db, path: string): void {
     db.exec('DETACH chunk');
   }
   rmSync(path, { force: true });
-}
-
-function runThread(url: URL, workerData: unknown): Promise<void> {
-  return new Promise((resolveDone, reject) => {
-    const w = new Worker(url, { execArgv: EXEC_ARGV, workerData });
-    w.once('message', () => resolveDone());
-    w.once('error', reject);
-    w.once('exit', (code) => (code === 0 ? resolveDone() : reject(new Error(`index thread exited with ${code}`))));
-  });
-}
-
-/** Copies what the index thread built: shadow tables are written directly, hence unsafe mode for the while. */
-function copySideTables(db: Db, path: string): void {
-  db.exec(`ATTACH '${path.replaceAll("'", "''")}' AS built`);
-  db.unsafeMode(true);
-  try {
-    db.transaction(() => {
-      for (const t of SIDE_TABLES) db.exec(`DELETE FROM main.${t}; INSERT INTO main.${t} SELECT * FROM built.${t};`);
-    })();
-  } finally {
-    db.unsafeMode(false);
-    db.exec('DETACH built');
-  }
 }
