@@ -73,22 +73,23 @@ async function copyRows(client: pg.PoolClient, batches: AsyncIterable<readonly C
 }
 
 /**
- * Every index, on two connections at once: PostgreSQL builds a B-tree with a parallel worker
- * but a GIN or GiST index on one core, so the full-text and spatial builds run beside the rest.
+ * Every index, on two connections at once, each taking the next index from one queue as it
+ * finishes the last: PostgreSQL builds a B-tree with a parallel worker but a GIN or GiST index on
+ * one core, so the full-text, SNI and spatial builds go first, beside the B-trees, and whichever
+ * connection is free takes the rest (a fixed split left one idle while the other had a third of
+ * the work still to do once migration 4 added four B-trees).
  */
 export async function buildIndexes(db: PgDb, client: pg.PoolClient): Promise<void> {
   const slow = new Set(['companies_words', 'companies_sni', 'companies_geo']);
+  const queue = [...COMPANY_INDEXES.filter((i) => slow.has(i.name)), ...COMPANY_INDEXES.filter((i) => !slow.has(i.name))].map((i) => i.sql);
   const second = await db.pool.connect();
   try {
-    const run = async (c: pg.ClientBase, sqls: string[]) => {
+    const run = async (c: pg.ClientBase) => {
       await c.query(`SET maintenance_work_mem = '${BUILD_MEMORY}'`);
-      for (const s of sqls) await c.query(s);
+      for (let sql = queue.shift(); sql !== undefined; sql = queue.shift()) await c.query(sql);
       await c.query('RESET maintenance_work_mem');
     };
-    await Promise.all([
-      run(client, COMPANY_INDEXES.filter((i) => !slow.has(i.name)).map((i) => i.sql)),
-      run(second, COMPANY_INDEXES.filter((i) => slow.has(i.name)).map((i) => i.sql)),
-    ]);
+    await Promise.all([run(client), run(second)]);
   } finally {
     second.release();
   }
