@@ -212,6 +212,22 @@ describe('issue 13 shapes keep their plans', () => {
     answers({ ...p, county: '01,25' }, explain({ ...p, county: '01,25' }).ids);
   });
 
+  it('a legal form and a flag its companies never have: settled on the legal form index entries, no row read', () => {
+    // Bostadsrättsföreningar have no F-skatt: every entry fails, so the flags ride on the
+    // legal form's entries (24,000 rows read for none before: 29 -> 3.5 ms on the 1.2 million).
+    const p = { legal_form: 'bostadsrattsforening', f_skatt: 'true' };
+    const { statements, ids } = explain(p);
+    const main = statements.find((s) => /SEARCH c USING INDEX companies_legal_form \(legal_form=\? AND status=\?\)/.test(s.plan));
+    expect(main, JSON.stringify(statements.map((s) => s.plan))).toBeDefined();
+    // SQLite reads a row only for a column its entry lacks: the flag is on the entry.
+    const store = openSqliteStore(path);
+    const columns = store.db.prepare("SELECT name FROM pragma_index_info('companies_legal_form')").pluck().all();
+    store.db.close();
+    expect(columns).toEqual(expect.arrayContaining(['legal_form', 'status', 'f_skatt', 'vat_registered', 'employer_registered', 'verified', 'has_financials']));
+    expect(ids).toEqual([]);
+    answers(p, ids);
+  });
+
   it('the largest municipality and the broadest category: the name walk tests both on the index entry', () => {
     const p = shapes['municipality-category'];
     const { plan, statements, ids } = explain(p);

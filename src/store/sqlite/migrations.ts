@@ -27,7 +27,10 @@ export const COMPANY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS companies_postal ON companies (postal_code)',
   'CREATE INDEX IF NOT EXISTS companies_city ON companies (city_folded)',
   'CREATE INDEX IF NOT EXISTS companies_category ON companies (category_slug, status)',
-  'CREATE INDEX IF NOT EXISTS companies_legal_form ON companies (legal_form, status)',
+  // The flags ride on the legal form's entries (after the rowid, so an index probe is still one
+  // seek): legal_form=bostadsrattsforening&f_skatt=true, which no row matches, is settled on
+  // 24,000 entries instead of 24,000 rows (29 → 3.5 ms), for about half a second of seeding.
+  'CREATE INDEX IF NOT EXISTS companies_legal_form ON companies (legal_form, status, rowid, has_financials, f_skatt, vat_registered, employer_registered, verified)',
   'CREATE INDEX IF NOT EXISTS companies_revenue ON companies (revenue, rowid) WHERE revenue IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS companies_profit ON companies (profit, rowid) WHERE profit IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS companies_registration_date ON companies (registration_date, rowid)',
@@ -314,5 +317,12 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE companies ADD COLUMN bolagsverket_hash INTEGER;
       ALTER TABLE companies ADD COLUMN scb_hash INTEGER;
     `,
+  },
+  {
+    // companies_legal_form carries the flags now (COMPANY_INDEXES): dropped here, built anew by
+    // ensureCompanyIndexes right after the migrations (about 1.5 s on 1.2 million companies).
+    version: 13,
+    name: 'the legal form index with the flags',
+    sql: 'DROP INDEX IF EXISTS companies_legal_form;',
   },
 ];
