@@ -32,28 +32,17 @@ export interface WalkSource {
   values?: readonly number[];
 }
 
-/** Rows whose `col` is null, by rowid, read from the table. */
-function nullsFromTable(col: string, where: Sql[]) {
-  return (pos: Position | null, keyset: (p: Position) => Sql): Sql => {
-    const parts = [...where, { sql: `${col} IS NULL`, params: [] }, ...(pos ? [keyset(pos)] : [])];
-    return {
-      sql: `SELECT c.rowid AS r, ${col} AS k FROM companies c NOT INDEXED WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')} ORDER BY c.rowid`,
-      params: parts.flatMap((p) => p.params),
-    };
-  };
-}
-
 /**
  * The walk of a sort order as phases: the non-null values in order (or value by value), then
  * the nulls by rowid, starting after `after`.
  */
 export function sortPhases(spec: SortSpec, descending: boolean, src: WalkSource, after: Position | null): Phase[] {
   const col = `c.${spec.column}`;
-  const base = (extra: Sql[], order: string) => (pos: Position | null, keyset: (p: Position) => Sql): Sql => {
+  const base = (extra: Sql[], order: string, from = `INDEXED BY ${src.index}`) => (pos: Position | null, keyset: (p: Position) => Sql): Sql => {
     const parts = [...src.where, ...extra, ...(pos ? [keyset(pos)] : [])];
     const where = parts.length ? `WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')}` : '';
     return {
-      sql: `SELECT c.rowid AS r, ${col} AS k FROM companies c INDEXED BY ${src.index} ${where} ORDER BY ${order}`,
+      sql: `SELECT c.rowid AS r, ${col} AS k FROM companies c ${from} ${where} ORDER BY ${order}`,
       params: parts.flatMap((p) => p.params),
     };
   };
@@ -102,7 +91,7 @@ export function sortPhases(spec: SortSpec, descending: boolean, src: WalkSource,
   }
   if (spec.nullable && src.nulls) {
     // From the table by rowid: a nullable column's index holds only its values (migrations.ts).
-    const inner = nullsFromTable(col, src.where);
+    const inner = base([{ sql: `${col} IS NULL`, params: [] }], 'c.rowid', 'NOT INDEXED');
     phases.push({ inner: (pos) => inner(pos, byRowid), order: 's.r', start: afterNull ? after : null, value: () => null });
   }
   return phases;
