@@ -1,8 +1,7 @@
 // Loading a fresh register on several threads. The rows: worker threads make chunks of the
 // register (src/seed/chunks.ts; the same rows on any number of threads), each into a database
-// file of its own, and this thread copies them in, in row order, as they come. The indexes: this thread builds
-// the B-tree indexes while a worker builds the SNI table, the spatial and the full-text index in
-// another side database (index-thread.ts), copied in at the end. Then statistics and ANALYZE.
+// file of its own, and this thread copies them in, in row order, as they come. The indexes: on
+// this thread and the index thread at once (side-tables.ts). Then statistics and ANALYZE.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -11,10 +10,9 @@ import { Worker } from 'node:worker_threads';
 import { chunkCount, chunkRows } from '../../../seed/chunks.js';
 import { IdentityStream } from '../../../seed/identities.js';
 import { type Db, dropCompanyIndexes } from '../database.js';
-import { COMPANY_INDEXES } from '../migrations.js';
 import { CountTally } from '../stats/count-tally.js';
 import { chunkPath } from './chunk-files.js';
-import { copySideTables, EXEC_ARGV, hasIndexThread, runIndexThread, sideSchema } from './side-tables.js';
+import { buildIndexesBeside, EXEC_ARGV, hasIndexThread } from './side-tables.js';
 import type { RowsThreadData, RowsThreadResult, RowsThreadTask } from './rows-thread.js';
 
 export interface LoadProgress {
@@ -39,8 +37,7 @@ export function seedThreads(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 export async function loadInThreads(db: Db, seed: string, count: number, threads: number, onProgress?: LoadProgress): Promise<number> {
-  const register = resolve(db.name);
-  const side = mkdtempSync(join(dirname(register), '.seed-'));
+  const side = mkdtempSync(join(dirname(resolve(db.name)), '.seed-'));
   db.exec('DELETE FROM companies; DELETE FROM company_sni; DELETE FROM companies_fts; DELETE FROM companies_geo; DELETE FROM company_counts;');
   dropCompanyIndexes(db);
   db.pragma('synchronous = OFF');
@@ -52,24 +49,18 @@ export async function loadInThreads(db: Db, seed: string, count: number, threads
   db.pragma(`cache_size = ${-SORT_RUN_KIB}`);
   db.pragma(`threads = ${SORT_THREADS}`);
   const tableSql = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'companies'").pluck().get() as string;
-  const schema = sideSchema(db);
   const counts = new CountTally();
   try {
     await loadRows(db, { seed, count, threads, side, tableSql, counts, onProgress });
-    // The index thread reads the rows just committed while this thread indexes them.
-    const sideIndexes = join(side, 'indexes.db');
-    const indexThread = runIndexThread({ register, path: sideIndexes, schema, cacheKiB: SIDE_CACHE_KIB, optimize: true });
-    const btrees = COMPANY_INDEXES.filter((sql) => !/ON company_sni\b/.test(sql));
-    const steps = btrees.length + 2;
-    onProgress?.(0, steps, 'indexes');
-    btrees.forEach((sql, i) => {
-      db.exec(sql);
-      onProgress?.(i + 1, steps, 'indexes');
+    // The index thread reads the rows just committed while this thread indexes them; one step
+    // more for the statistics below.
+    let steps = 0;
+    await buildIndexesBeside(db, {
+      dir: side,
+      cacheKiB: SIDE_CACHE_KIB,
+      optimize: true,
+      onIndex: (done, total) => onProgress?.(done, (steps = total + 1), 'indexes'),
     });
-    await indexThread;
-    copySideTables(db, sideIndexes);
-    onProgress?.(steps - 1, steps, 'indexes');
-    for (const sql of COMPANY_INDEXES) db.exec(sql); // the rest (company_sni's), and any missing
     db.transaction(() => counts.flush(db))();
     db.pragma('analysis_limit = 2000');
     db.exec('ANALYZE');

@@ -1,10 +1,14 @@
-// The side database of the bulk loaders: the index thread (index-thread.ts) builds the SNI
-// table, the spatial and the full-text index there while the caller builds the B-trees, and the
-// caller copies them in.
+// The indexes of a freshly loaded register, on two cores, for both bulk loaders (the seeder,
+// load.ts, and an import's first load, ../side-indexes.ts): this thread builds the B-tree indexes
+// while the index thread (index-thread.ts) builds the SNI table, the spatial and the full-text
+// index in a side database, copied in at the end.
 import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
+import { buildIndexesInBulk } from '../company-writer.js';
 import type { Db } from '../database.js';
+import { COMPANY_INDEXES } from '../migrations.js';
 import type { IndexThreadData } from './index-thread.js';
 
 const INDEX_THREAD = new URL('./index-thread.js', import.meta.url);
@@ -22,12 +26,57 @@ export function hasIndexThread(): boolean {
   return existsSync(fileURLToPath(INDEX_THREAD));
 }
 
+export interface BesideOptions {
+  /** A directory of the caller's for the side database. */
+  dir: string;
+  /** The index thread's page cache and whether it merges the full-text index (IndexThreadData). */
+  cacheKiB: number;
+  optimize: boolean;
+  resourceLimits?: ResourceLimits;
+  /** More indexes to build on this thread after the B-trees (an import's fingerprints). */
+  alsoHere?: readonly string[];
+  /** Called at the start, after each index built here and after the copy. */
+  onIndex?: (done: number, total: number) => void;
+}
+
+/**
+ * Every index of the companies, on this thread and the index thread at once. A thread that fails
+ * (say, out of an import's small heap) leaves its part to this one: the rows are committed, and
+ * the register must not be left without these indexes.
+ */
+export async function buildIndexesBeside(db: Db, opts: BesideOptions): Promise<void> {
+  const path = join(opts.dir, 'indexes.db');
+  const data: IndexThreadData = { register: resolve(db.name), path, schema: sideSchema(db), cacheKiB: opts.cacheKiB, optimize: opts.optimize };
+  // Settles to whether the thread built its part (never rejects).
+  const thread = runIndexThread(data, opts.resourceLimits).then(
+    () => true,
+    () => false,
+  );
+  // Not company_sni's own: that table is filled by the copy, and indexed after it (below).
+  const here = [...COMPANY_INDEXES.filter((sql) => !/ON company_sni\b/.test(sql)), ...(opts.alsoHere ?? [])];
+  const total = here.length + 1;
+  try {
+    opts.onIndex?.(0, total);
+    here.forEach((sql, i) => {
+      db.exec(sql);
+      opts.onIndex?.(i + 1, total);
+    });
+  } finally {
+    // Also when a build here failed: the thread is done with the side file before it goes.
+    await thread;
+  }
+  if (await thread) copySideTables(db, path);
+  else db.transaction(() => buildIndexesInBulk(db))();
+  for (const sql of COMPANY_INDEXES) db.exec(sql); // company_sni's, and any missing
+  opts.onIndex?.(total, total);
+}
+
 /** The CREATE statements the index thread needs, as the register has them. */
-export function sideSchema(db: Db): string[] {
+function sideSchema(db: Db): string[] {
   return db.prepare("SELECT sql FROM sqlite_master WHERE name IN ('company_sni', 'companies_fts', 'companies_geo')").pluck().all() as string[];
 }
 
-export function runIndexThread(workerData: IndexThreadData, resourceLimits?: ResourceLimits): Promise<void> {
+function runIndexThread(workerData: IndexThreadData, resourceLimits?: ResourceLimits): Promise<void> {
   return new Promise((done, reject) => {
     const w = new Worker(INDEX_THREAD, { execArgv: EXEC_ARGV, workerData, resourceLimits });
     w.once('message', () => done());
@@ -37,7 +86,7 @@ export function runIndexThread(workerData: IndexThreadData, resourceLimits?: Res
 }
 
 /** Copies what the index thread built: shadow tables are written directly, hence unsafe mode for the while. */
-export function copySideTables(db: Db, path: string): void {
+function copySideTables(db: Db, path: string): void {
   db.exec(`ATTACH '${path.replaceAll("'", "''")}' AS built`);
   db.unsafeMode(true);
   try {
