@@ -52,6 +52,17 @@ export const COMPANY_COLUMNS = [
   'updated_at',
 ] as const;
 
+/**
+ * Copies a row's values into `into` in COMPANY_COLUMNS' order, for a positional INSERT. Compiled
+ * once with the property names written out: a loop over the column names is a megamorphic keyed
+ * load per value, a tenth of what the seeder's rows threads spend beside the generator itself.
+ */
+export const companyRowValues = new Function(
+  'r',
+  'into',
+  `${COMPANY_COLUMNS.map((c, i) => `into[${i}] = r.${c};`).join(' ')} return into;`,
+) as (row: CompanyRow, into: unknown[]) => unknown[];
+
 /** Columns only imports read and write (CompanyInternals), never part of the API record. */
 export const INTERNAL_COLUMNS = ['description', 'sources', 'bolagsverket_standing', 'scb_activity', 'bolagsverket_hash', 'scb_hash'] as const;
 

@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { rowFromCompanyId } from '../../../core/company-id.js';
 import { chunkCompanies } from '../../../seed/chunks.js';
 import type { Identities } from '../../../seed/identities.js';
-import { COMPANY_COLUMNS, type CompanyRow, companyToRow } from '../company-row.js';
+import { COMPANY_COLUMNS, companyRowValues, companyToRow } from '../company-row.js';
 import { type CountSnapshot, CountTally } from '../stats/count-tally.js';
 import { chunkPath } from './chunk-files.js';
 
@@ -42,10 +42,11 @@ parentPort!.on('message', (task: RowsThreadTask) => {
   const values: unknown[] = new Array(COMPANY_COLUMNS.length);
   db.transaction(() => {
     for (const c of companies) {
-      const row = companyToRow(c, rowFromCompanyId(c.id)!) as unknown as Record<string, unknown>;
-      for (let i = 0; i < COMPANY_COLUMNS.length; i++) values[i] = row[COMPANY_COLUMNS[i]];
-      insert.run(values);
-      counts.add(row as unknown as CompanyRow);
+      const row = companyToRow(c, rowFromCompanyId(c.id)!);
+      // Spread, not the array: the driver reads an array element by element through V8's API,
+      // about 13,000 instructions a row more (callgrind).
+      insert.run(...companyRowValues(row, values));
+      counts.add(row);
     }
   })();
   db.close();
