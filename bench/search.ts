@@ -94,7 +94,7 @@ async function sampleCompanies(store: Store): Promise<{ id: string; org_nr: stri
   return (await (store as unknown as { db: { query(s: string): Promise<{ rows: { id: string; org_nr: string }[] }> } }).db.query(sql)).rows;
 }
 
-async function searchClasses(store: Store, deep: Map<string, { position: KeysetPosition; cursor?: string }>): Promise<QueryClass[]> {
+export async function searchClasses(store: Store, deep: Map<string, { position: KeysetPosition; cursor?: string }>): Promise<QueryClass[]> {
   const sample = await sampleCompanies(store);
   const shapes = await discoverShapes(store);
   const orgs = sample.map((r) => `${r.org_nr.slice(0, 6)}-${r.org_nr.slice(6)}`);
@@ -169,7 +169,7 @@ function floorCall(store: Store, p: string, after: KeysetPosition | null): () =>
 }
 
 /** The position of row 25,000 (page 1,000 of 25) of each deep query, found by paging. */
-async function deepPositions(store: Store): Promise<Map<string, { position: KeysetPosition; cursor?: string }>> {
+export async function deepPositions(store: Store): Promise<Map<string, { position: KeysetPosition; cursor?: string }>> {
   const out = new Map<string, { position: KeysetPosition; cursor?: string }>();
   for (const p of ['status=aktiv', 'sort=-revenue', 'q=ab', 'near=59.3293,18.0686&radius_km=500&sort=distance', 'county=01&sort=registration_date']) {
     const query = toSearchQuery(SEARCH_QUERY_SCHEMA.parse(Object.fromEntries(new URLSearchParams(`${p}&limit=100`))));
