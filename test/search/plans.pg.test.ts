@@ -12,7 +12,7 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { KeysetPosition } from '../../src/store/store.js';
 import { discoverShapes, type Shapes } from '../../bench/lib/shapes.js';
 import { DATABASE_URL, openFreshPgStore, PG_SKIP_REASON } from '../helpers/pg.js';
-import { indexesOf, type PlanNode, planNodes, recordStatements, scansCompanies } from '../helpers/pg-plan.js';
+import { indexesOf, isSentinel, nodes, type PlanNode, planNodes, planTree, recordStatements, scansCompanies } from '../helpers/pg-plan.js';
 import { sharedRegister, startPgSearchServer, type SearchServer } from '../helpers/search-server.js';
 import type { Params } from './reference.js';
 
@@ -122,6 +122,25 @@ if (!DATABASE_URL) {
       const plans = await rowReads('sni=62&postal_code=11');
       expect(indexes(plans[0])).toContain('companies_status_name');
       for (const s of plans) expect(scansTable(s)).toBe(false);
+    });
+
+    it('sort=-employees_class: the values a few to a statement, and a walk that read all of its value is not collected again', async () => {
+      const plans = await rowReads('sort=-employees_class&county=01');
+      // Sixteen values, each its own stretch: at most three statements (4, 8, 4 values), no collect.
+      expect(plans.length).toBeLessThanOrEqual(3);
+      expect(plans.filter((s) => /ORDER BY c\.rowid \+ 0/.test(s.sql))).toEqual([]);
+      for (const s of plans) expect(scansTable(s)).toBe(false);
+    });
+
+    it('a walk that fills its page never runs its sentinel, which reads the walked index alone', async () => {
+      statements.take();
+      await store.companies.search(query(Object.fromEntries(new URLSearchParams(shapes.paths[2]))), null);
+      const walks = statements.take().filter((s) => /true AS cut/.test(s.sql));
+      expect(walks.length).toBe(1);
+      const sentinel = nodes(await planTree(store, walks[0], true)).find(isSentinel)!;
+      expect(sentinel['Actual Loops']).toBe(0);
+      const entry = nodes(sentinel).find((n) => n['Index Name'] === 'companies_municipality_county');
+      expect(entry?.['Node Type']).toBe('Index Only Scan');
     });
 
     it('include_total on the commonest legal form: from company_counts, exact', async () => {

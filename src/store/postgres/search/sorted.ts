@@ -8,16 +8,18 @@
 // cannot walk further). When that does not fill the page (the filters are rarer than a walk
 // can afford: PostgreSQL's LIMIT costing would have walked a whole index for a combination
 // that never occurs), the stretch is collected: the filters' own indexes find the rows and
-// they are sorted (the sort value written so that the order's index cannot be walked).
+// they are sorted (the sort value written so that the order's index cannot be walked). A walk
+// that read the whole stretch before its budget ran out found every row there is, and is not
+// collected again; stretches go a few to a statement (search/walk.ts).
 import type { SearchQuery } from '../../../core/search-params.js';
 import { BROAD_LEGAL_FORMS, NARROW_EMPLOYEES_RANK } from '../company-migrations.js';
-import { readColumns } from '../company-row.js';
 import type { Queryable } from '../database.js';
 import type { Condition } from './filters.js';
 import type { Position } from './position.js';
 import { coveredRows, ENTRY_COVERS, smallestFilter } from './filter-rows.js';
-import { type Hit, readStretch } from './read.js';
-import { and, rows, type Sql, sql } from './sql.js';
+import type { Hit } from './read.js';
+import { type Sql, sql } from './sql.js';
+import { readParts, type WalkInput } from './walk.js';
 
 interface SortSpec {
   column: string;
@@ -93,18 +95,27 @@ export async function sortedPage(
   const budget =
     smallest === null ? WALK_ROWS.unknown : smallest <= COLLECT_AT_ONCE ? 0 : Math.min(WALK_ROWS.max, Math.max(WALK_ROWS.min, smallest * RANDOM_READ));
   const hits: Hit[] = [];
+  const part = (where: Sql[], order: string, collectOrder: string, limit: number): WalkInput => ({
+    own: [...own, ...where],
+    rest,
+    hints: collectHints,
+    value: sql(col),
+    order,
+    collectOrder,
+    limit,
+    budget,
+  });
   const stretch = async (where: Sql[], order: string, collectOrder: string, limit: number) =>
-    hits.push(...(await walkOrCollect(db, { own: [...own, ...where], rest, hints: collectHints, value: sql(col), order, collectOrder, limit, budget }, expand)));
+    hits.push(...(await readParts(db, [part(where, order, collectOrder, limit)], limit, expand)));
   const collectValue = spec.text ? `(${col} || '') COLLATE "C"` : `(${col} + 0)`;
 
   if (desc && spec.values) {
-    for (const v of [...spec.values].reverse()) {
-      if (hits.length >= need) break;
-      if (after && v > Number(after.v)) continue;
-      const where = [sql(`${col} = ?`, v), ...(after && v === Number(after.v) ? [sql('c.rowid > ?', after.r)] : [])];
-      await stretch(where, 'c.rowid', 'c.rowid + 0', need - hits.length);
-    }
-    return hits;
+    // Value by value, all in one statement (a value's stretch is often a few rows).
+    const parts = [...spec.values]
+      .reverse()
+      .filter((v) => !after || v <= Number(after.v))
+      .map((v) => ({ ...part([sql(`${col} = ?`, v), ...(after && v === Number(after.v) ? [sql('c.rowid > ?', after.r)] : [])], 'c.rowid', 'c.rowid + 0', need), partOf: v }));
+    return readParts(db, parts, need, expand);
   }
   if (!after || after.v !== null) {
     const where: Sql[] = spec.nullable ? [sql(`${col} IS NOT NULL`)] : [];
@@ -145,34 +156,4 @@ function ownConditions(spec: SortSpec, checks: Condition[]): Condition[] {
   const entry = ENTRY_COVERS[leader.name];
   if (entry?.when(leader)) own.push(...checks.filter((c) => entry.covers.includes(c.name) && c !== status));
   return own;
-}
-
-interface WalkInput {
-  /** Conditions of the walked index (its leading columns, the cursor, the nulls). */
-  own: Sql[];
-  /** Every other filter, tested on the rows walked. */
-  rest: Sql[];
-  /** Added when collecting. */
-  hints: Sql[];
-  /** Entries walked at most. */
-  budget: number;
-  value: Sql;
-  order: string;
-  /** The same order written so that no index provides it. */
-  collectOrder: string;
-  limit: number;
-}
-
-async function walkOrCollect(db: Queryable, s: WalkInput, expand: boolean): Promise<Hit[]> {
-  if (s.limit <= 0) return [];
-  if (s.rest.length === 0) return readStretch(db, { where: s.own, value: s.value, orderBy: s.order, limit: s.limit }, expand);
-  if (s.budget <= 0) return readStretch(db, { where: [...s.own, ...s.rest, ...s.hints], value: s.value, orderBy: s.collectOrder, limit: s.limit }, expand);
-  const own = and(s.own);
-  const rest = and(s.rest);
-  const walked = await rows<Record<string, unknown> & { v: string | number | null; rowid: number }>(db, {
-    sql: `SELECT ${readColumns(expand)}, ${s.value.sql} AS v FROM (SELECT * FROM companies c WHERE ${own.sql} ORDER BY ${s.order} LIMIT ?) c WHERE ${rest.sql} ORDER BY ${s.order} LIMIT ?`,
-    params: [...s.value.params, ...own.params, Math.round(s.budget), ...rest.params, s.limit],
-  });
-  if (walked.length >= s.limit) return walked.map((row) => ({ r: row.rowid, v: row.v, row: row as never }));
-  return readStretch(db, { where: [...s.own, ...s.rest, ...s.hints], value: s.value, orderBy: s.collectOrder, limit: s.limit }, expand);
 }
