@@ -12,7 +12,7 @@
 import type { SearchQuery } from '../../../core/search-params.js';
 import { haversineKm, ringBoxes } from '../../sqlite/search/geo-math.js';
 import type { Queryable } from '../database.js';
-import { type Conditions, distanceSql } from './filters.js';
+import { type Condition, type Conditions, distanceSql } from './filters.js';
 import { companiesInBox, SMALL_BOX } from './near.js';
 import type { Position } from './position.js';
 import { type Hit, readStretch } from './read.js';
@@ -31,7 +31,7 @@ const WHOLE_CIRCLE = 600;
  */
 const SAME = 1e-9;
 
-export async function distancePage(db: Queryable, query: SearchQuery, conds: Conditions, checks: Sql[], after: Position | null, need: number): Promise<Hit[]> {
+export async function distancePage(db: Queryable, query: SearchQuery, conds: Conditions, checks: Condition[], after: Position | null, need: number): Promise<Hit[]> {
   const near = query.filters.near!;
   const radius = query.filters.radius_km;
   const expand = query.expand.includes('latest_financials');
@@ -46,6 +46,9 @@ export async function distancePage(db: Queryable, query: SearchQuery, conds: Con
   };
   const inBox = await companiesInBox(db, conds.box!);
   if (inBox <= WHOLE_CIRCLE) return read([...checks, conds.box!, ...(keyset ? [keyset] : [])], need);
+  // A ring lies within the radius (its outer edge is tested), so `near` itself is not tested
+  // again: on a dense ring, each distance computed is a good part of a row's cost.
+  const others = checks.filter((c) => c.name !== 'near');
   const hits: Hit[] = [];
   const start = after ? Number(after.v) : 0;
   let done = start;
@@ -59,7 +62,7 @@ export async function distancePage(db: Queryable, query: SearchQuery, conds: Con
     };
     // Beyond the cursor in the first ring; beyond the last ring's edge (as SQL measured it) after.
     const lower = first ? keyset : sql(`${d.sql} > ?`, ...d.params, done);
-    const got = await read([...checks, inRing, sql(`${d.sql} <= ?`, ...d.params, outer), ...(lower ? [lower] : [])], need - hits.length);
+    const got = await read([...others, inRing, sql(`${d.sql} <= ?`, ...d.params, outer), ...(lower ? [lower] : [])], need - hits.length);
     hits.push(...got);
     if (hits.length >= need || outer >= radius) return hits;
     // Widen so that the next ring should hold what is missing, from the density just seen.
