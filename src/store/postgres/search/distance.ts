@@ -1,7 +1,7 @@
 // sort=distance. No index holds distances from a point chosen at query time, so a page is read
 // outwards in rings: the companies whose distance lies between where the page starts (the
 // cursor's distance) and a radius guessed to hold a page, found through the spatial index by
-// the boxes of the ring (geo-math.ts ringBoxes, leaving out the disc already passed), tested,
+// the boxes of the ring (ring-boxes.ts, leaving out the disc already passed), tested,
 // and sorted by exact distance; the ring widens while too few pass. Every company nearer than
 // a ring's outer edge has then been seen, so the nearest of them are the page, and a deep page
 // costs its own ring, not the disc inside it. A circle that holds few companies is read whole.
@@ -10,15 +10,21 @@
 // haversineKm: PostgreSQL's sin and cos may differ in the last bit, and a cursor made by either
 // store must mean the same row to the other. SQL's distance selects and orders the rows read.
 import type { SearchQuery } from '../../../core/search-params.js';
-import { haversineKm, ringBoxes } from '../../sqlite/search/geo-math.js';
+import { haversineKm } from '../../sqlite/search/geo-math.js';
 import type { Queryable } from '../database.js';
 import { type Condition, type Conditions, distanceSql } from './filters.js';
 import { companiesInBox, SMALL_BOX } from './near.js';
 import type { Position } from './position.js';
 import { type Hit, readStretch } from './read.js';
+import { ringBoxes } from './ring-boxes.js';
 import { type Sql, sql } from './sql.js';
 
-const BANDS = 24;
+/**
+ * Bands of a thin ring at most (ring-boxes.ts): each band is a box or two to plan and look up,
+ * and a band's boxes are as tall as the band, however thin the ring. 48 against 24: a deep page
+ * around Stockholm 23.6 -> 14.9 ms (rows read 4,357 -> ~1,500), no other class slower.
+ */
+const BANDS = 48;
 /**
  * A circle whose box holds at most this many companies is read whole and sorted. Fewer than
  * near.ts's SMALL_BOX: each row read is a random heap visit plus a distance, and a few rings
