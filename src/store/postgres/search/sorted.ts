@@ -8,9 +8,9 @@
 // cannot walk further). When that does not fill the page (the filters are rarer than a walk
 // can afford: PostgreSQL's LIMIT costing would have walked a whole index for a combination
 // that never occurs), the stretch is collected: the filters' own indexes find the rows and
-// they are sorted (the sort value written so that the order's index cannot be walked). A walk
-// that read the whole stretch before its budget ran out found every row there is, and is not
-// collected again; stretches go a few to a statement (search/walk.ts).
+// they are sorted (the sort value written so that the order's index cannot be walked). The
+// stretches of employees_class descending, value by value, go a few to a statement, and a
+// walk among them that read all of its value is not collected again (search/walk.ts).
 import type { SearchQuery } from '../../../core/search-params.js';
 import { BROAD_LEGAL_FORMS, NARROW_EMPLOYEES_RANK } from '../company-migrations.js';
 import type { Queryable } from '../database.js';
