@@ -22,8 +22,8 @@ export const COMPANY_INDEXES: readonly string[] = [
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)',
   'CREATE INDEX IF NOT EXISTS companies_name ON companies (name_sort, rowid)',
   `CREATE INDEX IF NOT EXISTS companies_status_name ON companies (status, name_sort, rowid, ${NAME_INDEX_COVERS.join(', ')})`,
-  'CREATE INDEX IF NOT EXISTS companies_county ON companies (county_code, status)',
-  'CREATE INDEX IF NOT EXISTS companies_municipality ON companies (municipality_code, status)',
+  // County and municipality in one (search/place-index.ts): one build instead of two.
+  'CREATE INDEX IF NOT EXISTS companies_place ON companies (county_code, municipality_code, status)',
   'CREATE INDEX IF NOT EXISTS companies_postal ON companies (postal_code)',
   'CREATE INDEX IF NOT EXISTS companies_city ON companies (city_folded)',
   'CREATE INDEX IF NOT EXISTS companies_category ON companies (category_slug, status)',
@@ -324,5 +324,12 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     version: 13,
     name: 'the legal form index with the flags',
     sql: 'DROP INDEX IF EXISTS companies_legal_form;',
+  },
+  {
+    // companies_place (COMPANY_INDEXES) replaces the county's and the municipality's indexes,
+    // built by ensureCompanyIndexes right after the migrations.
+    version: 14,
+    name: 'one index for county and municipality',
+    sql: 'DROP INDEX IF EXISTS companies_county; DROP INDEX IF EXISTS companies_municipality;',
   },
 ];

@@ -149,7 +149,7 @@ function probedFilters(preds: Predicates, a: Assessment): { checks: Sql; names: 
   const probes = new Map<Predicate, Sql>();
   for (const p of preds.list) {
     if (p === best.predicate || a.shareOf(p) > 1 - PROBE_WHEN_FAILING) continue;
-    const probe = indexProbe(p);
+    const probe = indexProbe(p, best.driver.index!);
     if (probe) probes.set(p, probe);
   }
   if (probes.size === 0) return { checks: allChecks(preds), names: '' };
