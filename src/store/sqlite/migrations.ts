@@ -13,6 +13,9 @@ export const NAME_INDEX_COVERS = [
   'has_financials', 'f_skatt', 'vat_registered', 'employer_registered', 'verified', 'advertising_blocked',
 ] as const;
 
+/** companies_employees_revenue holds the employee classes from this rank up (search/walk-source.ts). */
+export const CLASS_REVENUE_FROM_RANK = 1;
+
 // The orders of the financial figures index only the companies that have them (about half of
 // the register): a sort walks its nulls last, in rowid order, from the table itself
 // (search/sort-keys.ts), and every range filter implies IS NOT NULL. Registers made before
@@ -37,6 +40,9 @@ export const COMPANY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS companies_equity_ratio ON companies (equity_ratio, rowid) WHERE equity_ratio IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS companies_revenue_growth ON companies (revenue_growth, rowid) WHERE revenue_growth IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS companies_employees ON companies (employees_rank, rowid)',
+  // Each employee class in revenue order (search/walk-source.ts), from 1-4 up: class 0 is half
+  // the register and lies with the grain of the revenue order. The status is tested on the entry.
+  `CREATE INDEX IF NOT EXISTS companies_employees_revenue ON companies (employees_rank, revenue, rowid, status) WHERE employees_rank >= ${CLASS_REVENUE_FROM_RANK} AND revenue IS NOT NULL`,
   'CREATE INDEX IF NOT EXISTS company_sni_company ON company_sni (company_rowid)',
 ];
 
@@ -327,7 +333,8 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   },
   {
     // companies_place (COMPANY_INDEXES) replaces the county's and the municipality's indexes,
-    // built by ensureCompanyIndexes right after the migrations.
+    // built by ensureCompanyIndexes right after the migrations (as is any index new there, such
+    // as companies_employees_revenue).
     version: 14,
     name: 'one index for county and municipality',
     sql: 'DROP INDEX IF EXISTS companies_county; DROP INDEX IF EXISTS companies_municipality;',

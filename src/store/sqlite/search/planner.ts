@@ -11,15 +11,15 @@
 import type { SearchQuery } from '../../../core/search-params.js';
 import type { Db } from '../database.js';
 import { type After, collect } from './collect.js';
-import { coveredByNameIndex } from './covered.js';
 import { driverRows, registerSize } from './estimates.js';
 import { allChecks, type Driver, type Predicate, type Predicates, type Sql } from './predicates.js';
 import { holdsStatus, indexProbe, PROBE_WHEN_FAILING } from './index-probes.js';
 import { memberTest } from './member-test.js';
 import { sampleShares, type Shares } from './sample.js';
 import { TUNING } from './tuning.js';
-import { SORT_SPECS, sortPhases, type WalkSource } from './sort-keys.js';
+import { SORT_SPECS, sortPhases } from './sort-keys.js';
 import { type Hit, walk } from './walk.js';
+import { walkSource } from './walk-source.js';
 
 /** Relative costs per row: walking (index entry, row, tests) and collecting (row, tests, sort). */
 const WALK_COST = 1.0;
@@ -187,27 +187,8 @@ export function sortedPage(input: PlanInput): Planned {
   const { db, query, preds, after, need } = input;
   const spec = SORT_SPECS[query.sort.key];
   const descending = query.sort.descending;
-  const status = query.filters.status;
-  const byStatus = query.sort.key === 'name' && status !== null && status.length === 1;
-  const covered = new Set<Predicate>();
-  // Filters the walk tests on the name index's own entries (covered.ts): rows are read only
-  // for the entries that pass them.
-  const onEntry: Predicate[] = [];
-  const src: WalkSource = { index: byStatus ? 'companies_status_name' : spec.index, where: [], nulls: true };
-  for (const p of preds.list) {
-    if (byStatus && p.name === 'status') {
-      src.where.push({ sql: 'c.status = ?', params: [status[0]] });
-      covered.add(p);
-    } else if (byStatus && coveredByNameIndex(p)) {
-      src.where.push(p.check);
-      onEntry.push(p);
-    } else if (p.sortColumn === spec.column && p.range) {
-      src.where.push(p.range);
-      src.nulls = false;
-      covered.add(p);
-      if (spec.values) src.values = p.check.params as number[];
-    }
-  }
+  // The index walked and the filters it settles (walk-source.ts).
+  const { src, covered, onEntry } = walkSource(query, preds, spec);
   const choices = rankDrivers(db, preds);
   const a = assess(db, preds, need, preds.list.filter((p) => !covered.has(p)), choices, COLLECT_COST, onEntry);
   const checks = allChecks(preds);

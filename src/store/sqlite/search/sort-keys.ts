@@ -30,6 +30,8 @@ export interface WalkSource {
   nulls: boolean;
   /** For a value-by-value walk: only these values can match. */
   values?: readonly number[];
+  /** An index in rowid order under `where` for the nulls' phase, instead of the table. */
+  nullsIndex?: string;
 }
 
 /**
@@ -91,7 +93,7 @@ export function sortPhases(spec: SortSpec, descending: boolean, src: WalkSource,
   }
   if (spec.nullable && src.nulls) {
     // From the table by rowid: a nullable column's index holds only its values (migrations.ts).
-    const inner = base([{ sql: `${col} IS NULL`, params: [] }], 'c.rowid', 'NOT INDEXED');
+    const inner = base([{ sql: `${col} IS NULL`, params: [] }], 'c.rowid', src.nullsIndex ? `INDEXED BY ${src.nullsIndex}` : 'NOT INDEXED');
     phases.push({ inner: (pos) => inner(pos, byRowid), order: 's.r', start: afterNull ? after : null, value: () => null });
   }
   return phases;
