@@ -23,7 +23,6 @@ export const CLASS_REVENUE_FROM_RANK = 1;
 export const COMPANY_INDEXES: readonly string[] = [
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_id ON companies (id)',
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)',
-  'CREATE INDEX IF NOT EXISTS companies_name ON companies (name_sort, rowid)',
   `CREATE INDEX IF NOT EXISTS companies_status_name ON companies (status, name_sort, rowid, ${NAME_INDEX_COVERS.join(', ')})`,
   // County and municipality in one (search/place-index.ts): one build instead of two.
   'CREATE INDEX IF NOT EXISTS companies_place ON companies (county_code, municipality_code, status)',
@@ -334,9 +333,10 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   {
     // companies_place (COMPANY_INDEXES) replaces the county's and the municipality's indexes,
     // built by ensureCompanyIndexes right after the migrations (as is any index new there, such
-    // as companies_employees_revenue).
+    // as companies_employees_revenue). Name order walks companies_status_name, several statuses
+    // merged (search/status-merge.ts): companies_name goes.
     version: 14,
-    name: 'one index for county and municipality',
-    sql: 'DROP INDEX IF EXISTS companies_county; DROP INDEX IF EXISTS companies_municipality;',
+    name: 'one index for county and municipality; no name index without the status',
+    sql: 'DROP INDEX IF EXISTS companies_county; DROP INDEX IF EXISTS companies_municipality; DROP INDEX IF EXISTS companies_name;',
   },
 ];

@@ -188,7 +188,7 @@ export function sortedPage(input: PlanInput): Planned {
   const spec = SORT_SPECS[query.sort.key];
   const descending = query.sort.descending;
   // The index walked and the filters it settles (walk-source.ts).
-  const { src, covered, onEntry } = walkSource(query, preds, spec);
+  const { src, covered, onEntry, whole } = walkSource(db, query, preds, spec);
   const choices = rankDrivers(db, preds);
   const a = assess(db, preds, need, preds.list.filter((p) => !covered.has(p)), choices, COLLECT_COST, onEntry);
   const checks = allChecks(preds);
@@ -206,7 +206,7 @@ export function sortedPage(input: PlanInput): Planned {
   const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, TUNING.estimateCap) : Math.max(size / 4, TUNING.estimateCap);
   const walkChecks = allChecks(preds, new Set(onEntry));
   // A walk of the order's own index may test its entries against one driver's rowids first.
-  const member = onEntry.length === 0 && src.index === spec.index ? memberTest(a.best, a.walkRows, covered) : null;
+  const member = onEntry.length === 0 && whole ? memberTest(a.best, a.walkRows, covered) : null;
   const result = walk(db, sortPhases(spec, descending, src, position), { need, checks: walkChecks, entryTest: member ?? undefined, budget: budget * TUNING.walkBudgetScale, firstChunk: spec.values ? Math.min(a.walkRows * 1.5, 4096) : a.walkRows * FIRST_CHUNK_SLACK });
   const members = member && a.best ? `, entries tested in ${a.best.driver.name}'s rowids (~${Math.round(a.best.estimate)})` : '';
   if (result.complete) return { hits: result.hits, plan: `walk ${src.index} ~${Math.round(a.walkRows)}${members}, read ${result.read}` };

@@ -1,6 +1,7 @@
 // Which index a sorted walk reads, and which filters that index settles on its own entries:
-//   - name order with one status: companies_status_name, whose entries carry the common
-//     filters' columns (covered.ts), tested before a row is read;
+//   - name order: companies_status_name, whose entries carry the common filters' columns
+//     (covered.ts), tested before a row is read; one status's entries, or several statuses'
+//     merged (status-merge.ts);
 //   - revenue order with one employee class (1-4 and up): companies_employees_revenue, the
 //     class's own companies in revenue order. The revenue order runs against the grain of the
 //     small classes (the lowest revenues are the smallest companies): sort=revenue&
@@ -12,6 +13,8 @@ import type { Predicate, Predicates } from './predicates.js';
 import type { SortSpec, WalkSource } from './sort-keys.js';
 import { CLASS_REVENUE_FROM_RANK } from '../migrations.js';
 import { coveredByNameIndex } from './covered.js';
+import type { Db } from '../database.js';
+import { statusesPresent } from './status-merge.js';
 
 /** Its entries: (employees_rank, revenue, rowid, status), for ranks from CLASS_REVENUE_FROM_RANK up. */
 export const CLASS_REVENUE_INDEX = 'companies_employees_revenue';
@@ -22,13 +25,16 @@ export interface ChosenSource {
   covered: Set<Predicate>;
   /** Filters tested on the source's entries before the row is read (still in the walk's own checks otherwise). */
   onEntry: Predicate[];
+  /** The whole order, not one status's or one class's part of it: its entries may be tested in a driver's rowids (member-test.ts). */
+  whole: boolean;
 }
 
-export function walkSource(query: SearchQuery, preds: Predicates, spec: SortSpec): ChosenSource {
+export function walkSource(db: Db, query: SearchQuery, preds: Predicates, spec: SortSpec): ChosenSource {
   const status = query.filters.status;
   const covered = new Set<Predicate>();
   const onEntry: Predicate[] = [];
-  const byStatus = query.sort.key === 'name' && status !== null && status.length === 1;
+  const byName = query.sort.key === 'name';
+  const byStatus = byName && status !== null && status.length === 1;
   const employees = preds.list.find((p) => p.name === 'employees_class');
   const rank = employees && employees.check.params.length === 1 ? (employees.check.params[0] as number) : -1;
   if (query.sort.key === 'revenue' && rank >= CLASS_REVENUE_FROM_RANK) {
@@ -51,14 +57,17 @@ export function walkSource(query: SearchQuery, preds: Predicates, spec: SortSpec
         covered.add(p);
       }
     }
-    return { src, covered, onEntry };
+    return { src, covered, onEntry, whole: false };
   }
-  const src: WalkSource = { index: byStatus ? 'companies_status_name' : spec.index, where: [], nulls: true };
+  const src: WalkSource = { index: spec.index, where: [], nulls: true };
+  if (byName && !byStatus) src.statuses = status ?? statusesPresent(db);
   for (const p of preds.list) {
     if (byStatus && p.name === 'status') {
       src.where.push({ sql: 'c.status = ?', params: [status[0]] });
       covered.add(p);
-    } else if (byStatus && coveredByNameIndex(p)) {
+    } else if (byName && p.name === 'status') {
+      covered.add(p);
+    } else if (byName && coveredByNameIndex(p)) {
       src.where.push(p.check);
       onEntry.push(p);
     } else if (p.sortColumn === spec.column && p.range) {
@@ -68,5 +77,5 @@ export function walkSource(query: SearchQuery, preds: Predicates, spec: SortSpec
       if (spec.values) src.values = p.check.params as number[];
     }
   }
-  return { src, covered, onEntry };
+  return { src, covered, onEntry, whole: !byStatus };
 }
