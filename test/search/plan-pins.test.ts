@@ -344,6 +344,15 @@ describe('issue 13 shapes keep their plans', () => {
     for (const p of [{ status: 'all', municipality }, { status: 'all', municipality, sort: '-name' }, { status: 'vilande,konkurs', legal_form: 'aktiebolag' }]) {
       expect(pageAll({ ...p, limit: '100' }), JSON.stringify(p)).toEqual(expected(all, p).map((c) => c.id));
     }
+    // A status named twice (a caller past the parser) lists its companies once.
+    const store = openSqliteStore(path);
+    try {
+      const q = query({ status: 'aktiv,konkurs', municipality });
+      const twice = { ...q, filters: { ...q.filters, status: ['aktiv', 'konkurs', 'aktiv'] } };
+      expect(searchCompanies(store.db, twice, null).rows.map((c) => c.id)).toEqual(searchCompanies(store.db, q, null).rows.map((c) => c.id));
+    } finally {
+      store.db.close();
+    }
     // Relevance: the names that begin with the query, every status merged.
     for (const p of [{ q: 'ab', status: 'all' }, { q: shapes['q-short-common'].q, status: 'all', limit: '10' }]) {
       const { statements, ids } = explain(p);

@@ -24,7 +24,9 @@ export function statusesPresent(db: Db): string[] {
  * `SELECT c.rowid AS r, <key> AS k` from each status's entries under `where`, merged in `order`
  * (over r and k: `k, r` or `k DESC, r DESC`).
  */
-export function mergedByStatus(statuses: readonly string[], key: string, where: readonly Sql[], order: string): Sql {
+export function mergedByStatus(asked: readonly string[], key: string, where: readonly Sql[], order: string): Sql {
+  // A status named twice would list its companies twice.
+  const statuses = [...new Set(asked)];
   if (statuses.length === 0) return { sql: `SELECT NULL AS r, NULL AS k WHERE 0`, params: [] };
   const rest = where.map((w) => ` AND (${w.sql})`).join('');
   const arm = `SELECT c.rowid AS r, ${key} AS k FROM companies c INDEXED BY ${STATUS_NAME_INDEX} WHERE c.status = ?${rest}`;
