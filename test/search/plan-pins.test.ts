@@ -17,6 +17,7 @@ import { tune, TUNING } from '../../src/store/sqlite/search/tuning.js';
 import { companyIdFromRow } from '../../src/core/company-id.js';
 import { allChecks, buildPredicates } from '../../src/store/sqlite/search/predicates.js';
 import { SORT_SPECS, sortPhases } from '../../src/store/sqlite/search/sort-keys.js';
+import { walkSource } from '../../src/store/sqlite/search/walk-source.js';
 import { type Position, walk } from '../../src/store/sqlite/search/walk.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { expected } from './reference.js';
@@ -316,6 +317,18 @@ describe('issue 13 shapes keep their plans', () => {
       const reference = expected(all, p);
       expect(reference.some((c) => c.revenue === null), JSON.stringify(p)).toBe(true);
       expect(pageAll({ ...p, limit: '40' }), JSON.stringify(p)).toEqual(reference.map((c) => c.id));
+    }
+    // The nulls' phase reads the class's own entries of companies_employees, in rowid order.
+    const q = query({ sort: 'revenue', employees_class: '5-9' });
+    const store = openSqliteStore(path);
+    try {
+      const chosen = walkSource(store.db, q, buildPredicates(q.filters), SORT_SPECS.revenue);
+      const nulls = sortPhases(SORT_SPECS.revenue, false, chosen.src, { k: null, r: 0 })[0].inner(null);
+      const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${nulls.sql}`).all(...nulls.params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      expect(plan).toMatch(/SEARCH c USING INDEX companies_employees \(employees_rank=\?/);
+      expect(plan).not.toMatch(/TEMP B-TREE|SCAN c/);
+    } finally {
+      store.db.close();
     }
     // Class 0 (half the register, with the grain of the order) has no such index.
     expect(explain({ sort: '-revenue', employees_class: '0', status: 'all' }).plan).toMatch(/^walk companies_revenue/);
