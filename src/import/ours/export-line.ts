@@ -30,6 +30,8 @@ export function exportLineKey(text: string): string | null {
 export function matchesExportLine(record: ImportRecord, existing: StoredCompany): boolean {
   const text = record.text;
   if (text === undefined) return false;
+  // A line from before the company last changed says so at once: no serialisation needed.
+  if (!text.includes(`"updated_at":${JSON.stringify(existing.updated_at)}`)) return false;
   const company = existing.internal === undefined ? existing : withoutInternals(existing);
   // `latest_financials` is the record's last field: the line without it is the same text cut short.
   const full = JSON.stringify(company);

@@ -27,6 +27,7 @@ import {
 import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
 import { RowidSet } from '../sqlite/rowid-set.js';
 import { CountChanges } from './company-counts.js';
+import { MatchProbe } from '../match-probe.js';
 import { COMPANY_INDEXES } from './company-migrations.js';
 import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
 import { type CompanyRow, companyToPgRow, copyLine, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
@@ -79,7 +80,9 @@ export async function importCompanies(
    * unparsed from a read of the record's columns (no lock: nothing is written for them, as for an
    * unchanged fingerprint); the others' data made in the file's order, before any is planned.
    */
+  const probe = new MatchProbe();
   const withoutMatching = async (client: pg.ClientBase, batch: ImportRecord[], matches: NonNullable<ImportOptions['matchesStored']>): Promise<ImportRecord[]> => {
+    if (!probe.shouldTry()) return batch;
     const heads = batch.map((r) => (r.key !== undefined && r.text !== undefined ? r.key : null));
     const wanted = [...new Set(heads.filter((k): k is string => k !== null))];
     const records = new Map<string, CompanyRow>();
@@ -96,12 +99,14 @@ export async function importCompanies(
     const keys = batch.map((r, i) => (matching[i] ? heads[i] : normalizeOrgNr(String(r.data.org_nr ?? ''))));
     // A key the batch repeats is planned in order: an earlier line may change what a later one matched.
     const repeated = repeatedKeys(keys);
-    return batch.filter((r, i) => {
+    const rest = batch.filter((r, i) => {
       if (!matching[i] || repeated.has(keys[i]!)) return true;
       seen.add(records.get(keys[i]!)!.rowid);
       result.unchanged++;
       return false;
     });
+    probe.tried(records.size, batch.length - rest.length);
+    return rest;
   };
 
   /** One batch, in the caller's transaction: compared, planned, written. */

@@ -29,6 +29,7 @@ import { listedRowPages } from './listed-rows.js';
 import { RowidSet } from './rowid-set.js';
 import { buildCompanyIndexes } from './side-indexes.js';
 import { CountTally } from './stats/count-tally.js';
+import { MatchProbe } from '../match-probe.js';
 
 type StoredRow = CompanyRow & CompanyInternals;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
@@ -155,8 +156,9 @@ export async function importCompanies(
    * The records that are the stored company exactly (matchesStored), settled here unparsed; the
    * others' data made in the file's order, before any of them is planned.
    */
+  const probe = new MatchProbe();
   const withoutMatching = (batch: ImportRecord[]): ImportRecord[] => {
-    if (!matchesStored) return batch;
+    if (!matchesStored || !probe.shouldTry()) return batch;
     const heads = batch.map((r) => (r.key !== undefined && r.text !== undefined ? r.key : null));
     const records = new Map<string, CompanyRow>();
     for (const values of readRecords.all(JSON.stringify(heads.filter((k) => k !== null))) as unknown[][]) {
@@ -172,12 +174,14 @@ export async function importCompanies(
     const keys = batch.map((r, i) => (matching[i] ? heads[i] : normalizeOrgNr(String(r.data.org_nr ?? ''))));
     // A key the batch repeats is planned in order: an earlier line may change what a later one matched.
     const repeated = repeatedKeys(keys);
-    return batch.filter((r, i) => {
+    const rest = batch.filter((r, i) => {
       if (!matching[i] || repeated.has(keys[i]!)) return true;
       seen.add(records.get(keys[i]!)!.rowid);
       result.unchanged++;
       return false;
     });
+    probe.tried(records.size, batch.length - rest.length);
+    return rest;
   };
 
   const applyBatch = (all: ImportRecord[]): void => {
