@@ -2,6 +2,7 @@
 // (`;`, BOM, header, RFC 4180 quoting, nested fields flattened with dots).
 import { readLinesSync } from './read-lines.js';
 import { ImportError } from './import-error.js';
+import { JsonlRecord } from './ours/jsonl-record.js';
 import type { ImportRecord } from '../store/import-types.js';
 import { CompanySchema } from '../core/company.js';
 import { restoreCell } from '../core/csv.js';
@@ -32,14 +33,8 @@ function* jsonlRecords(head: { line: number; text: string }[], rest: Iterator<{ 
   for (const { line, text } of all) {
     const t = text.replace(/^\uFEFF/, '').trim();
     if (t === '') continue;
-    let data: unknown;
-    try {
-      data = JSON.parse(t);
-    } catch (e) {
-      throw new ImportError(line, `not valid JSON (${(e as Error).message})`);
-    }
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new ImportError(line, 'expected a JSON object');
-    yield { line, data: data as Record<string, unknown> };
+    // Parsed when its data is first read: a line equal to the stored record never is.
+    yield new JsonlRecord(line, t);
   }
 }
 

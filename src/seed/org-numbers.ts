@@ -3,6 +3,7 @@
 import { luhnCheckDigit } from '../core/orgnr.js';
 import type { LegalForm } from '../core/values.js';
 import type { Random } from './random.js';
+import { SeenNumbers } from './seen-numbers.js';
 
 /** First three digits by legal form, as the real register's numbers commonly begin. */
 const PREFIXES: Readonly<Record<Exclude<LegalForm, 'enskild_näringsidkare'>, readonly string[]>> = {
@@ -17,17 +18,16 @@ const PREFIXES: Readonly<Record<Exclude<LegalForm, 'enskild_näringsidkare'>, re
 };
 
 export class OrgNumberFactory {
-  private readonly used = new Set<string>();
+  private readonly used = new SeenNumbers();
 
   constructor(private readonly random: Random) {}
 
   next(form: LegalForm, birthYear: number): string {
     for (;;) {
       const nine = form === 'enskild_näringsidkare' ? this.personal(birthYear) : this.legal(form);
-      const ten = nine + String(luhnCheckDigit(nine));
-      if (this.used.has(ten)) continue;
-      this.used.add(ten);
-      return ten;
+      const check = luhnCheckDigit(nine);
+      if (!this.used.add(Number(nine) * 10 + check)) continue;
+      return nine + String(check);
     }
   }
 

@@ -61,9 +61,10 @@ export class Random {
   }
 
   digits(n: number): string {
-    let s = '';
-    for (let i = 0; i < n; i++) s += String(Math.floor(this.next() * 10));
-    return s;
+    // The same draws as one string per digit, as one number: the register draws millions.
+    let v = 0;
+    for (let i = 0; i < n; i++) v = v * 10 + Math.floor(this.next() * 10);
+    return String(v).padStart(n, '0');
   }
 }
 
@@ -94,13 +95,37 @@ export class WeightedTable<T> {
   }
 }
 
-export function weighted<K extends string>(random: Random, shares: Readonly<Record<K, number>>): K {
-  let total = 0;
-  for (const k in shares) total += shares[k];
-  let x = random.next() * total;
-  for (const k in shares) {
-    x -= shares[k];
-    if (x < 0) return k;
+interface Shares {
+  keys: string[];
+  weights: number[];
+  total: number;
+}
+
+/** The shares objects' keys and total, made once (a for…in per draw was a tenth of drawing an identity). */
+const SHARES = new WeakMap<object, Shares>();
+
+function sharesOf(shares: Readonly<Record<string, number>>): Shares {
+  let s = SHARES.get(shares);
+  if (!s) {
+    const keys: string[] = [];
+    const weights: number[] = [];
+    let total = 0;
+    for (const k in shares) {
+      keys.push(k);
+      weights.push(shares[k]);
+      total += shares[k];
+    }
+    SHARES.set(shares, (s = { keys, weights, total }));
   }
-  return Object.keys(shares)[0] as K;
+  return s;
+}
+
+export function weighted<K extends string>(random: Random, shares: Readonly<Record<K, number>>): K {
+  const { keys, weights, total } = sharesOf(shares);
+  let x = random.next() * total;
+  for (let i = 0; i < keys.length; i++) {
+    x -= weights[i];
+    if (x < 0) return keys[i] as K;
+  }
+  return keys[0] as K;
 }

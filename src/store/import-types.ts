@@ -17,6 +17,11 @@ export interface ImportRecord {
    * made only when read): with a fingerprint, an unchanged line is settled from these two alone.
    */
   key?: string;
+  /**
+   * The line as read, when the reader passes it on unparsed (with `key`): ImportOptions.matchesStored
+   * may then settle it against the stored company without making `data`.
+   */
+  text?: string;
 }
 
 /**
@@ -143,6 +148,15 @@ export interface ImportOptions {
    * is unchanged since the last import are settled from the index alone.
    */
   fingerprints?: 'bolagsverket_hash' | 'scb_hash';
+  /**
+   * True when the record is exactly the stored company, so unchanged without being parsed or
+   * planned (our JSONL: a line equal to the stored record's export). Asked, in the file's order,
+   * only for records that carry `key` and `text` and whose key the batch does not repeat; every
+   * other record's `data` is then made in order before any record is planned, so a line that
+   * cannot be read stops the import where it did before. The stored company is given without
+   * its internals; not for imports with `fingerprints` (a matching record's is not remembered).
+   */
+  matchesStored?: (record: ImportRecord, existing: StoredCompany) => boolean;
   /** After each batch, with the records read so far. */
   onBatch?: (records: number) => void;
   /**

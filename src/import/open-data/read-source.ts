@@ -106,7 +106,7 @@ class LazyRecord implements ImportRecord {
 
   constructor(
     readonly line: number,
-    private readonly text: string,
+    readonly text: string,
     readonly key: string,
     private readonly parse: Parser,
     private readonly stats: ReadStats,

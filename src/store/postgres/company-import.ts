@@ -27,6 +27,7 @@ import {
 import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
 import { RowidSet } from '../sqlite/rowid-set.js';
 import { CountChanges } from './company-counts.js';
+import { MatchProbe } from '../match-probe.js';
 import { COMPANY_INDEXES } from './company-migrations.js';
 import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
 import { type CompanyRow, companyToPgRow, copyLine, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
@@ -74,6 +75,40 @@ export async function importCompanies(
   const bulk = quiet;
   if (!bulk) await db.query(COMPANY_INDEXES.map((i) => i.sql).join('; '));
 
+  /**
+   * The records that are the stored company exactly (ImportOptions.matchesStored), settled here
+   * unparsed from a read of the record's columns (no lock: nothing is written for them, as for an
+   * unchanged fingerprint); the others' data made in the file's order, before any is planned.
+   */
+  const probe = new MatchProbe();
+  const withoutMatching = async (client: pg.ClientBase, batch: ImportRecord[], matches: NonNullable<ImportOptions['matchesStored']>): Promise<ImportRecord[]> => {
+    if (!probe.shouldTry()) return batch;
+    const heads = batch.map((r) => (r.key !== undefined && r.text !== undefined ? r.key : null));
+    const wanted = [...new Set(heads.filter((k): k is string => k !== null))];
+    const records = new Map<string, CompanyRow>();
+    if (wanted.length > 0) {
+      const { rows } = await client.query<CompanyRow>(`SELECT ${readColumns(true)} FROM companies c WHERE c.org_nr = ANY($1::text[])`, [wanted]);
+      for (const row of rows) records.set(row.org_nr, row);
+    }
+    const matching = batch.map((r, i) => {
+      const row = heads[i] === null ? undefined : records.get(heads[i]!);
+      return row !== undefined && matches(r, rowToCompany(row, { expand: true }));
+    });
+    // A matching line is the stored record, so its key is its head's; every other line is parsed
+    // now, in order (a line that is not JSON stops the import here, as it did when read).
+    const keys = batch.map((r, i) => (matching[i] ? heads[i] : normalizeOrgNr(String(r.data.org_nr ?? ''))));
+    // A key the batch repeats is planned in order: an earlier line may change what a later one matched.
+    const repeated = repeatedKeys(keys);
+    const rest = batch.filter((r, i) => {
+      if (!matching[i] || repeated.has(keys[i]!)) return true;
+      seen.add(records.get(keys[i]!)!.rowid);
+      result.unchanged++;
+      return false;
+    });
+    probe.tried(records.size, batch.length - rest.length);
+    return rest;
+  };
+
   /** One batch, in the caller's transaction: compared, planned, written. */
   const applyBatch = async (client: pg.ClientBase, all: ImportRecord[]): Promise<void> => {
     await client.query(`SELECT ${IMPORT_LOCK}`);
@@ -102,6 +137,7 @@ export async function importCompanies(
         return false;
       });
     }
+    if (opts.matchesStored) batch = await withoutMatching(client, batch, opts.matchesStored);
     const batchKeys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
     if (batch.length === 0) return;
 

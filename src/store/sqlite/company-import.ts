@@ -22,13 +22,14 @@ import {
   type PlannedWrite,
   type StoredCompany,
 } from '../import-types.js';
-import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
+import { COMPANY_COLUMNS, companyArrayReader, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
 import { CompanyWriter } from './company-writer.js';
 import { type Db, dropCompanyIndexes, ensureFingerprintsIndex } from './database.js';
 import { listedRowPages } from './listed-rows.js';
 import { RowidSet } from './rowid-set.js';
 import { buildCompanyIndexes } from './side-indexes.js';
 import { CountTally } from './stats/count-tally.js';
+import { MatchProbe } from '../match-probe.js';
 
 type StoredRow = CompanyRow & CompanyInternals;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
@@ -136,15 +137,58 @@ export async function importCompanies(
     });
   };
 
-  const applyBatch = (all: ImportRecord[]): void => {
-    const batch = withoutUnchanged(all);
-    if (batch.length === 0) return;
-    const keys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
+  /** The stored rows of these keys, by org nr. */
+  const readRows = (keys: readonly (string | null)[]): Map<string, StoredRow> => {
     const stored = new Map<string, StoredRow>();
     for (const values of readBatch.all(JSON.stringify(keys.filter((k) => k !== null))) as unknown[][]) {
       const row = buildRow(values);
       stored.set(row.org_nr, row);
     }
+    return stored;
+  };
+
+  const matchesStored = opts.matchesStored;
+  // Only the record's columns: most lines match, and the internals (the business description
+  // above all) would be decoded for nothing.
+  const recordReader = companyArrayReader(true);
+  const readRecords = db.prepare(`SELECT ${recordReader.select} FROM companies c WHERE c.org_nr IN (SELECT value FROM json_each(?))`).raw(true);
+  /**
+   * The records that are the stored company exactly (matchesStored), settled here unparsed; the
+   * others' data made in the file's order, before any of them is planned.
+   */
+  const probe = new MatchProbe();
+  const withoutMatching = (batch: ImportRecord[]): ImportRecord[] => {
+    if (!matchesStored || !probe.shouldTry()) return batch;
+    const heads = batch.map((r) => (r.key !== undefined && r.text !== undefined ? r.key : null));
+    const records = new Map<string, CompanyRow>();
+    for (const values of readRecords.all(JSON.stringify(heads.filter((k) => k !== null))) as unknown[][]) {
+      const row = recordReader.build(values);
+      records.set(row.org_nr, row);
+    }
+    const matching = batch.map((r, i) => {
+      const row = heads[i] === null ? undefined : records.get(heads[i]!);
+      return row !== undefined && matchesStored(r, rowToCompany(row, { expand: true }));
+    });
+    // A matching line is the stored record, so its key is its head's; every other line is parsed
+    // now, in order (a line that is not JSON stops the import here, as it did when read).
+    const keys = batch.map((r, i) => (matching[i] ? heads[i] : normalizeOrgNr(String(r.data.org_nr ?? ''))));
+    // A key the batch repeats is planned in order: an earlier line may change what a later one matched.
+    const repeated = repeatedKeys(keys);
+    const rest = batch.filter((r, i) => {
+      if (!matching[i] || repeated.has(keys[i]!)) return true;
+      seen.add(records.get(keys[i]!)!.rowid);
+      result.unchanged++;
+      return false;
+    });
+    probe.tried(records.size, batch.length - rest.length);
+    return rest;
+  };
+
+  const applyBatch = (all: ImportRecord[]): void => {
+    const batch = withoutMatching(withoutUnchanged(all));
+    if (batch.length === 0) return;
+    const keys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
+    const stored = readRows(keys);
     // A key repeated inside the batch sees what the earlier record made of it.
     const planned = new Map<string, StoredCompany>();
     const repeated = repeatedKeys(keys);

@@ -144,6 +144,18 @@ export function rowToCompany(r: CompanyRow, opts: { expand?: boolean } = {}): Co
   return company;
 }
 
+/** Folded city names by name: a register has a few thousand towns and a loader folds one a row. */
+const FOLDED_CITIES = new Map<string, string>();
+
+function foldCity(city: string): string {
+  let folded = FOLDED_CITIES.get(city);
+  if (folded === undefined) {
+    if (FOLDED_CITIES.size >= 50_000) FOLDED_CITIES.clear(); // a bound, should a file hold nonsense towns
+    FOLDED_CITIES.set(city, (folded = fold(city)));
+  }
+  return folded;
+}
+
 /** The row for a company record (import and seed); `rowid` decides `id` when the record has none. */
 export function companyToRow(c: Company, rowid: number): CompanyRow {
   return {
@@ -157,7 +169,7 @@ export function companyToRow(c: Company, rowid: number): CompanyRow {
     street: c.address.street,
     postal_code: c.address.postal_code.replace(/\s/g, ''),
     city: c.address.city,
-    city_folded: fold(c.address.city),
+    city_folded: foldCity(c.address.city),
     municipality_code: c.municipality_code,
     county_code: c.county_code,
     category_slug: c.category.slug,

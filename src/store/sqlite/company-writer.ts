@@ -118,7 +118,10 @@ export function buildIndexesInBulk(db: Db): void {
   `);
   // The spatial index is packed, not inserted into (packed-rtree.ts): its shadow tables are
   // written directly, which better-sqlite3's defensive mode allows only in unsafe mode.
-  const points = readPoints(db, 'SELECT rowid, lat, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL ORDER BY rowid');
+  // Rows are numbered from 1 without gaps, so the highest bounds the points; pages of the arrays
+  // beyond the points are never written, so never resident. A number beyond any register: grown.
+  const highest = (db.prepare('SELECT max(rowid) FROM companies').pluck().get() as number | null) ?? 0;
+  const points = readPoints(db, 'SELECT rowid, lat, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL ORDER BY rowid', highest <= 1 << 26 ? highest : 0);
   db.unsafeMode(true);
   try {
     packRtree(db, 'companies_geo', points);

@@ -13,6 +13,9 @@ export const NAME_INDEX_COVERS = [
   'has_financials', 'f_skatt', 'vat_registered', 'employer_registered', 'verified', 'advertising_blocked',
 ] as const;
 
+/** companies_employees_revenue holds the employee classes from this rank up (search/walk-source.ts). */
+export const CLASS_REVENUE_FROM_RANK = 1;
+
 // The orders of the financial figures index only the companies that have them (about half of
 // the register): a sort walks its nulls last, in rowid order, from the table itself
 // (search/sort-keys.ts), and every range filter implies IS NOT NULL. Registers made before
@@ -20,10 +23,9 @@ export const NAME_INDEX_COVERS = [
 export const COMPANY_INDEXES: readonly string[] = [
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_id ON companies (id)',
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)',
-  'CREATE INDEX IF NOT EXISTS companies_name ON companies (name_sort, rowid)',
   `CREATE INDEX IF NOT EXISTS companies_status_name ON companies (status, name_sort, rowid, ${NAME_INDEX_COVERS.join(', ')})`,
-  'CREATE INDEX IF NOT EXISTS companies_county ON companies (county_code, status)',
-  'CREATE INDEX IF NOT EXISTS companies_municipality ON companies (municipality_code, status)',
+  // County and municipality in one (search/place-index.ts): one build instead of two.
+  'CREATE INDEX IF NOT EXISTS companies_place ON companies (county_code, municipality_code, status)',
   'CREATE INDEX IF NOT EXISTS companies_postal ON companies (postal_code)',
   'CREATE INDEX IF NOT EXISTS companies_city ON companies (city_folded)',
   'CREATE INDEX IF NOT EXISTS companies_category ON companies (category_slug, status)',
@@ -37,6 +39,9 @@ export const COMPANY_INDEXES: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS companies_equity_ratio ON companies (equity_ratio, rowid) WHERE equity_ratio IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS companies_revenue_growth ON companies (revenue_growth, rowid) WHERE revenue_growth IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS companies_employees ON companies (employees_rank, rowid)',
+  // Each employee class in revenue order (search/walk-source.ts), from 1-4 up: class 0 is half
+  // the register and lies with the grain of the revenue order. The status is tested on the entry.
+  `CREATE INDEX IF NOT EXISTS companies_employees_revenue ON companies (employees_rank, revenue, rowid, status) WHERE employees_rank >= ${CLASS_REVENUE_FROM_RANK} AND revenue IS NOT NULL`,
   'CREATE INDEX IF NOT EXISTS company_sni_company ON company_sni (company_rowid)',
 ];
 
@@ -324,5 +329,14 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     version: 13,
     name: 'the legal form index with the flags',
     sql: 'DROP INDEX IF EXISTS companies_legal_form;',
+  },
+  {
+    // companies_place (COMPANY_INDEXES) replaces the county's and the municipality's indexes,
+    // built by ensureCompanyIndexes right after the migrations (as is any index new there, such
+    // as companies_employees_revenue). Name order walks companies_status_name, several statuses
+    // merged (search/status-merge.ts): companies_name goes.
+    version: 14,
+    name: 'one index for county and municipality; no name index without the status',
+    sql: 'DROP INDEX IF EXISTS companies_county; DROP INDEX IF EXISTS companies_municipality; DROP INDEX IF EXISTS companies_name;',
   },
 ];

@@ -23,9 +23,11 @@ export interface Points {
 /**
  * Every (rowid, lat, lng) of `select` (those columns, in that order, rows by ascending rowid).
  * Kept as 24 bytes a point: an import's first load packs millions of them in its memory budget.
+ * `expected`, an upper bound of the points (the highest rowid), sizes the arrays once: grown by
+ * doubling, 3.2 million points took 100 MB, and 150 MB while the last copy was made.
  */
-export function readPoints(db: Db, select: string): Points {
-  let cap = 1 << 16;
+export function readPoints(db: Db, select: string, expected = 0): Points {
+  let cap = Math.max(1 << 16, expected);
   let p: Points = { rowids: new Float64Array(cap), boxes: new Float32Array(cap * 4), size: 0 };
   for (const [rowid, lat, lng] of db.prepare(select).raw().iterate() as IterableIterator<[number, number, number]>) {
     if (p.size === cap) {

@@ -11,15 +11,15 @@
 import type { SearchQuery } from '../../../core/search-params.js';
 import type { Db } from '../database.js';
 import { type After, collect } from './collect.js';
-import { coveredByNameIndex } from './covered.js';
 import { driverRows, registerSize } from './estimates.js';
 import { allChecks, type Driver, type Predicate, type Predicates, type Sql } from './predicates.js';
 import { holdsStatus, indexProbe, PROBE_WHEN_FAILING } from './index-probes.js';
 import { memberTest } from './member-test.js';
 import { sampleShares, type Shares } from './sample.js';
 import { TUNING } from './tuning.js';
-import { SORT_SPECS, sortPhases, type WalkSource } from './sort-keys.js';
+import { SORT_SPECS, sortPhases } from './sort-keys.js';
 import { type Hit, walk } from './walk.js';
+import { walkSource } from './walk-source.js';
 
 /** Relative costs per row: walking (index entry, row, tests) and collecting (row, tests, sort). */
 const WALK_COST = 1.0;
@@ -149,7 +149,7 @@ function probedFilters(preds: Predicates, a: Assessment): { checks: Sql; names: 
   const probes = new Map<Predicate, Sql>();
   for (const p of preds.list) {
     if (p === best.predicate || a.shareOf(p) > 1 - PROBE_WHEN_FAILING) continue;
-    const probe = indexProbe(p);
+    const probe = indexProbe(p, best.driver.index!);
     if (probe) probes.set(p, probe);
   }
   if (probes.size === 0) return { checks: allChecks(preds), names: '' };
@@ -187,27 +187,8 @@ export function sortedPage(input: PlanInput): Planned {
   const { db, query, preds, after, need } = input;
   const spec = SORT_SPECS[query.sort.key];
   const descending = query.sort.descending;
-  const status = query.filters.status;
-  const byStatus = query.sort.key === 'name' && status !== null && status.length === 1;
-  const covered = new Set<Predicate>();
-  // Filters the walk tests on the name index's own entries (covered.ts): rows are read only
-  // for the entries that pass them.
-  const onEntry: Predicate[] = [];
-  const src: WalkSource = { index: byStatus ? 'companies_status_name' : spec.index, where: [], nulls: true };
-  for (const p of preds.list) {
-    if (byStatus && p.name === 'status') {
-      src.where.push({ sql: 'c.status = ?', params: [status[0]] });
-      covered.add(p);
-    } else if (byStatus && coveredByNameIndex(p)) {
-      src.where.push(p.check);
-      onEntry.push(p);
-    } else if (p.sortColumn === spec.column && p.range) {
-      src.where.push(p.range);
-      src.nulls = false;
-      covered.add(p);
-      if (spec.values) src.values = p.check.params as number[];
-    }
-  }
+  // The index walked and the filters it settles (walk-source.ts).
+  const { src, covered, onEntry, whole } = walkSource(db, query, preds, spec);
   const choices = rankDrivers(db, preds);
   const a = assess(db, preds, need, preds.list.filter((p) => !covered.has(p)), choices, COLLECT_COST, onEntry);
   const checks = allChecks(preds);
@@ -225,7 +206,7 @@ export function sortedPage(input: PlanInput): Planned {
   const budget = a.best ? Math.max(2 * a.best.estimate, 4 * a.walkRows, TUNING.estimateCap) : Math.max(size / 4, TUNING.estimateCap);
   const walkChecks = allChecks(preds, new Set(onEntry));
   // A walk of the order's own index may test its entries against one driver's rowids first.
-  const member = onEntry.length === 0 && src.index === spec.index ? memberTest(a.best, a.walkRows, covered) : null;
+  const member = onEntry.length === 0 && whole ? memberTest(a.best, a.walkRows, covered) : null;
   const result = walk(db, sortPhases(spec, descending, src, position), { need, checks: walkChecks, entryTest: member ?? undefined, budget: budget * TUNING.walkBudgetScale, firstChunk: spec.values ? Math.min(a.walkRows * 1.5, 4096) : a.walkRows * FIRST_CHUNK_SLACK });
   const members = member && a.best ? `, entries tested in ${a.best.driver.name}'s rowids (~${Math.round(a.best.estimate)})` : '';
   if (result.complete) return { hits: result.hits, plan: `walk ${src.index} ~${Math.round(a.walkRows)}${members}, read ${result.read}` };

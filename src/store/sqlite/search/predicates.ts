@@ -7,6 +7,7 @@ import { EMPLOYEES_CLASSES } from '../../../core/values.js';
 import { descendantSlugs } from '../../../reference/categories.js';
 import { parseTextQuery, type TextQuery, type TextWord } from './text-query.js';
 import { boundingBox } from './geo-math.js';
+import { countyDriverSql, municipalityDriverSql, PLACE_INDEX } from './place-index.js';
 import type { StatKey } from './stats.js';
 
 export interface Sql {
@@ -61,19 +62,21 @@ export function buildPredicates(f: SearchFilters): Predicates {
   let empty = false;
   const statusSql = f.status ? { sql: ` AND c.status IN (${placeholders(f.status.length)})`, params: f.status } : { sql: '', params: [] };
 
-  const inList = (name: string, column: string, values: readonly unknown[], index?: string, withStatus = false, stat?: StatKey) => {
+  // `seek`: how the index finds the values, when not by `column IN (…)` (place-index.ts).
+  const inList = (name: string, column: string, values: readonly unknown[], index?: string, withStatus = false, stat?: StatKey, seek?: Sql & { sliceable: boolean }) => {
     const sql = `${column} IN (${placeholders(values.length)})`;
+    const by = seek ?? { sql, params: [...values], sliceable: true };
     const drivers: Driver[] = index
       ? [
           {
             name,
             kind: 'index',
             index,
-            sql: withStatus ? sql + statusSql.sql : sql,
-            params: withStatus ? [...values, ...statusSql.params] : [...values],
+            sql: withStatus ? by.sql + statusSql.sql : by.sql,
+            params: withStatus ? [...by.params, ...statusSql.params] : [...by.params],
             // Entries are (value[, status], rowid): a rowid range is a seek only when every
             // column before it is pinned.
-            sliceable: index !== 'companies_status_name' && (!withStatus || f.status !== null),
+            sliceable: by.sliceable && index !== 'companies_status_name' && (!withStatus || f.status !== null),
             stat,
           },
         ]
@@ -82,8 +85,13 @@ export function buildPredicates(f: SearchFilters): Predicates {
   };
 
   if (f.status) inList('status', 'c.status', f.status, 'companies_status_name', false, { dim: 'all', values: [''], byStatus: true });
-  if (f.county) inList('county', 'c.county_code', f.county, 'companies_county', true, { dim: 'county', values: f.county, byStatus: f.status !== null });
-  if (f.municipality) inList('municipality', 'c.municipality_code', f.municipality, 'companies_municipality', true, { dim: 'municipality', values: f.municipality, byStatus: f.status !== null });
+  // Entries (county, municipality, status): a county's status is tested on its entries, not sought.
+  if (f.county) inList('county', 'c.county_code', f.county, PLACE_INDEX, true, { dim: 'county', values: f.county, byStatus: f.status !== null }, { ...countyDriverSql(f.county), sliceable: false });
+  if (f.municipality) {
+    const seek = { ...municipalityDriverSql(f.municipality, f.county), sliceable: true };
+    // Under the counties asked for, the municipality's count in the statistics is only a bound.
+    inList('municipality', 'c.municipality_code', f.municipality, PLACE_INDEX, true, f.county ? undefined : { dim: 'municipality', values: f.municipality, byStatus: f.status !== null }, seek);
+  }
   if (f.city) inList('city', 'c.city_folded', f.city, 'companies_city');
   if (f.legal_form) inList('legal_form', 'c.legal_form', f.legal_form, 'companies_legal_form', true, { dim: 'legal_form', values: f.legal_form, byStatus: f.status !== null });
   if (f.category) {

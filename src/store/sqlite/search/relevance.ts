@@ -14,6 +14,7 @@ import { TIER_EXACT, TIER_INDUSTRY, TIER_PREFIX, TIER_STARTS_WITH, tierOfValue, 
 import { type Phase, type Position, walk } from './walk.js';
 import { pluckOne } from './statements.js';
 import { ftsStream, tierStreams } from './tier-streams.js';
+import { mergedByStatus, STATUS_NAME_INDEX, statusesPresent } from './status-merge.js';
 import type { Db } from '../database.js';
 
 const TIER_CHECK = 'bolag_tier(?, c.name_sort, c.org_nr, c.category_slug, c.sni_codes, c.description) = ?';
@@ -52,7 +53,7 @@ export function relevancePage(input: PlanInput): Planned {
   // cannot give in rowid order by itself.
   const words = choices.filter((c) => c.predicate.name === 'q' && c.driver.name !== 'q:all');
   const rare = words[0] && words[0].rows < TUNING.estimateCap ? words[0].driver : null;
-  const phases = tierPhases(db, tq, descending, oneStatus, after ? { v: String(after.v), r: after.r } : null, {
+  const phases = tierPhases(db, tq, descending, oneStatus, oneStatus ? [] : (status ?? statusesPresent(db)), after ? { v: String(after.v), r: after.r } : null, {
     sql: rare?.sql ?? null,
     params: rare?.params ?? [],
     fts: rare?.sliceable ? (rare.params[0] as string) : null,
@@ -76,8 +77,12 @@ function startsWithFills(input: PlanInput, tq: TextQuery, status: string | null)
   const parts: Sql[] = [{ sql: 'c.name_sort >= ? AND c.name_sort < ?', params: [tq.folded, prefixEnd(tq.folded)] }];
   if (status) parts.push({ sql: 'c.status = ?', params: [status] });
   if (after) parts.push({ sql: '(c.name_sort, c.rowid) > (?, ?)', params: [String(after.v).slice(1), after.r] });
-  const index = status ? 'companies_status_name' : 'companies_name';
-  const sql = `SELECT count(*) FROM (SELECT 1 FROM companies c INDEXED BY ${index} WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')} LIMIT ?)`;
+  if (!status) {
+    // Every status: a seek under each (status-merge.ts); the count needs no order.
+    const every = statusesPresent(db);
+    parts.unshift({ sql: `c.status IN (${every.map(() => '?').join(', ') || 'NULL'})`, params: every });
+  }
+  const sql = `SELECT count(*) FROM (SELECT 1 FROM companies c INDEXED BY ${STATUS_NAME_INDEX} WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')} LIMIT ?)`;
   return (pluckOne(db, sql, [...parts.flatMap((p) => p.params), need]) as number) >= need;
 }
 
@@ -86,6 +91,8 @@ function tierPhases(
   tq: TextQuery,
   descending: boolean,
   status: string | null,
+  /** When not one status: those asked for, or every one. */
+  statuses: readonly string[],
   after: { v: string; r: number } | null,
   rare: { sql: string | null; params: unknown[]; fts: string | null },
 ): Phase[] {
@@ -113,8 +120,8 @@ function tierPhases(
         params: pos ? [...rare.params, pos.r] : rare.params,
       });
   const phases = new Map<number, Phase>();
-  // 1: names from the query to its prefix end, in name order.
-  const index = status ? 'companies_status_name' : 'companies_name';
+  // 1: names from the query to its prefix end, in name order: one status's entries, or those
+  // of several merged (status-merge.ts).
   const nameRange: Sql[] = [
     ...(status ? [{ sql: 'c.status = ?', params: [status] }] : []),
     { sql: 'c.name_sort >= ? AND c.name_sort < ?', params: [tq.folded, prefixEnd(tq.folded)] },
@@ -129,8 +136,9 @@ function tierPhases(
             : { sql: '(c.name_sort, c.rowid) > (?, ?)', params: [pos.k, pos.r] },
         );
       }
+      if (!status) return mergedByStatus(statuses, 'c.name_sort', parts, `k${descending ? ' DESC' : ''}, r`);
       return {
-        sql: `SELECT c.rowid AS r, c.name_sort AS k FROM companies c INDEXED BY ${index} WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')} ORDER BY c.name_sort${descending ? ' DESC' : ''}, c.rowid`,
+        sql: `SELECT c.rowid AS r, c.name_sort AS k FROM companies c INDEXED BY ${STATUS_NAME_INDEX} WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')} ORDER BY c.name_sort${descending ? ' DESC' : ''}, c.rowid`,
         params: parts.flatMap((p) => p.params),
       };
     },

@@ -2,6 +2,7 @@
 // both directions) and then the rowid ascending; ids are the rowid in base 36, zero-padded, so
 // rowid order is id order.
 import type { Sql } from './predicates.js';
+import { mergedByStatus } from './status-merge.js';
 import type { Phase, Position } from './walk.js';
 
 export interface SortSpec {
@@ -13,7 +14,8 @@ export interface SortSpec {
 }
 
 export const SORT_SPECS: Record<string, SortSpec> = {
-  name: { column: 'name_sort', nullable: false, index: 'companies_name' },
+  // No index of its own: one status's entries, or several merged (walk-source.ts).
+  name: { column: 'name_sort', nullable: false, index: 'companies_status_name' },
   revenue: { column: 'revenue', nullable: true, index: 'companies_revenue' },
   profit: { column: 'profit', nullable: true, index: 'companies_profit' },
   registration_date: { column: 'registration_date', nullable: false, index: 'companies_registration_date' },
@@ -30,6 +32,10 @@ export interface WalkSource {
   nulls: boolean;
   /** For a value-by-value walk: only these values can match. */
   values?: readonly number[];
+  /** An index in rowid order under `where` for the nulls' phase, instead of the table. */
+  nullsIndex?: string;
+  /** The index is companies_status_name, read as the merge of these statuses' entries (status-merge.ts). */
+  statuses?: readonly string[];
 }
 
 /**
@@ -40,6 +46,7 @@ export function sortPhases(spec: SortSpec, descending: boolean, src: WalkSource,
   const col = `c.${spec.column}`;
   const base = (extra: Sql[], order: string, from = `INDEXED BY ${src.index}`) => (pos: Position | null, keyset: (p: Position) => Sql): Sql => {
     const parts = [...src.where, ...extra, ...(pos ? [keyset(pos)] : [])];
+    if (src.statuses && from === `INDEXED BY ${src.index}`) return mergedByStatus(src.statuses, col, parts, order.replaceAll(col, 'k').replaceAll('c.rowid', 'r'));
     const where = parts.length ? `WHERE ${parts.map((p) => `(${p.sql})`).join(' AND ')}` : '';
     return {
       sql: `SELECT c.rowid AS r, ${col} AS k FROM companies c ${from} ${where} ORDER BY ${order}`,
@@ -91,7 +98,7 @@ export function sortPhases(spec: SortSpec, descending: boolean, src: WalkSource,
   }
   if (spec.nullable && src.nulls) {
     // From the table by rowid: a nullable column's index holds only its values (migrations.ts).
-    const inner = base([{ sql: `${col} IS NULL`, params: [] }], 'c.rowid', 'NOT INDEXED');
+    const inner = base([{ sql: `${col} IS NULL`, params: [] }], 'c.rowid', src.nullsIndex ? `INDEXED BY ${src.nullsIndex}` : 'NOT INDEXED');
     phases.push({ inner: (pos) => inner(pos, byRowid), order: 's.r', start: afterNull ? after : null, value: () => null });
   }
   return phases;
