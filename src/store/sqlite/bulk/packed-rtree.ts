@@ -111,13 +111,25 @@ export function packRtree(db: Db, table: string, points: Points): void {
 
 /** Points by position along the Hilbert curve (ties by rowid, so that the tree is deterministic). */
 function hilbertSorted(points: Points): Uint32Array {
+  // One 64-bit key a point, the curve's position (< 2^32) above the point's index (rowids
+  // ascend with it, so ties go by rowid), sorted natively. A comparator sort copied the
+  // indexes onto the JavaScript heap: at a million points more than an import's index thread
+  // has (16 MB), which then died and left all its work to the importer's thread.
   // The curve over the boxes' float32 corners: the same order to within a few centimetres.
-  const key = new Float64Array(points.size);
-  for (let i = 0; i < points.size; i++) key[i] = hilbertOrder(points.boxes[i * 4], points.boxes[i * 4 + 2]);
+  const keys = new BigUint64Array(points.size);
+  const words = new Uint32Array(keys.buffer);
+  const [low, high] = LITTLE_ENDIAN ? [0, 1] : [1, 0];
+  for (let i = 0; i < points.size; i++) {
+    words[2 * i + low] = i;
+    words[2 * i + high] = hilbertOrder(points.boxes[i * 4], points.boxes[i * 4 + 2]);
+  }
+  keys.sort();
   const order = new Uint32Array(points.size);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  return order.sort((a, b) => key[a] - key[b] || points.rowids[a] - points.rowids[b]);
+  for (let i = 0; i < order.length; i++) order[i] = words[2 * i + low];
+  return order;
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** `count` entries cut into the fewest runs of at most `fanout`, as even as possible: [from, to) per node. */
 function cutLevel(count: number, fanout: number): [number, number][] {
