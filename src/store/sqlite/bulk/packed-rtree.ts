@@ -69,8 +69,8 @@ export function packRtree(db: Db, table: string, points: Points): void {
   const n = points.size;
   const order = hilbertSorted(points);
   let count = n;
-  let idOf = (k: number) => points.rowids[order(k)];
-  let boxOf = (k: number) => points.boxes.subarray(order(k) * 4, order(k) * 4 + 4);
+  let idOf = (k: number) => points.rowids[order[k]];
+  let boxOf = (k: number) => points.boxes.subarray(order[k] * 4, order[k] * 4 + 4);
   const leafOf = new Uint32Array(n); // by point: the node number of its leaf
   let depth = 0;
   let nextNode = ROOT + 1;
@@ -90,7 +90,7 @@ export function packRtree(db: Db, table: string, points: Points): void {
         const cell = boxOf(k);
         writeCell(view, k - from, idOf(k), cell);
         widen(box, cell);
-        if (depth === 0) leafOf[order(k)] = node;
+        if (depth === 0) leafOf[order[k]] = node;
         else insertParent.run(idOf(k), node);
       }
       view.setUint16(2, to - from);
@@ -109,11 +109,8 @@ export function packRtree(db: Db, table: string, points: Points): void {
   for (let p = 0; p < n; p++) insertRowid.run(points.rowids[p], leafOf[p]);
 }
 
-/**
- * Points by position along the Hilbert curve (ties by rowid, so that the tree is deterministic):
- * the k-th point's index.
- */
-function hilbertSorted(points: Points): (k: number) => number {
+/** Points by position along the Hilbert curve (ties by rowid, so that the tree is deterministic). */
+function hilbertSorted(points: Points): Uint32Array {
   // One 64-bit key a point, the curve's position (< 2^32) above the point's index (rowids
   // ascend with it, so ties go by rowid), sorted natively. A comparator sort copied the
   // indexes onto the JavaScript heap: at a million points more than an import's index thread
@@ -127,9 +124,9 @@ function hilbertSorted(points: Points): (k: number) => number {
     words[2 * i + high] = hilbertOrder(points.boxes[i * 4], points.boxes[i * 4 + 2]);
   }
   keys.sort();
-  // Read from the sorted keys rather than copied out: a copy would sit beside them (12 MB at
-  // three million points), as nothing on a thread that allocates so little collects them.
-  return (k) => words[2 * k + low];
+  const order = new Uint32Array(points.size);
+  for (let i = 0; i < order.length; i++) order[i] = words[2 * i + low];
+  return order;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
