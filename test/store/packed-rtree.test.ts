@@ -94,6 +94,22 @@ describe('packRtree', () => {
     expect(inBox(db, 'packed', [-90, 90, -180, 180])).toHaveLength(all);
   });
 
+  // readPoints keeps rowids in 32 bits while they fit; a negative one or one beyond 2^32 must
+  // not wrap (SQLite allows both).
+  it('keeps rowids that do not fit 32 bits, negative or beyond 2^32, with an expected size', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE points (rowid INTEGER PRIMARY KEY, lat REAL, lng REAL)');
+    const ids = [-(2 ** 40), -5, 1, 7, 2 ** 32 - 1, 2 ** 32, 2 ** 45 + 3];
+    ids.forEach((id, i) => db.prepare('INSERT INTO points VALUES (?, ?, ?)').run(id, 56 + i / 10, 13 + i / 10));
+    db.exec(RTREE('packed'));
+    db.unsafeMode(true);
+    db.transaction(() => packRtree(db, 'packed', readPoints(db, 'SELECT rowid, lat, lng FROM points ORDER BY rowid', 16)))();
+    db.unsafeMode(false);
+    expect(db.prepare("SELECT rtreecheck('packed')").pluck().get()).toBe('ok');
+    expect(inBox(db, 'packed', [-90, 90, -180, 180])).toEqual(ids);
+    expect(db.prepare('SELECT rowid FROM packed_rowid ORDER BY rowid').pluck().all()).toEqual(ids);
+  });
+
   it('refuses points that do not come by rowid, which the rowid table relies on', () => {
     const db = register(10);
     expect(() => readPoints(db, 'SELECT rowid, lat, lng FROM points WHERE lat IS NOT NULL ORDER BY rowid DESC')).toThrow(/ascending rowid/);
