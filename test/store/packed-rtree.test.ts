@@ -1,7 +1,11 @@
 // The packed spatial index: a tree SQLite's R*Tree module accepts as its own (rtreecheck), that
 // answers every box as one built by SQLite's inserts does, and that SQLite then keeps updating.
 import Database from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../exports/built.js';
 import { packRtree, readPoints } from '../../src/store/sqlite/bulk/packed-rtree.js';
 
 const RTREE = (name: string) => `CREATE VIRTUAL TABLE ${name} USING rtree(rowid, min_lat, max_lat, min_lng, max_lng)`;
@@ -90,8 +94,55 @@ describe('packRtree', () => {
     expect(inBox(db, 'packed', [-90, 90, -180, 180])).toHaveLength(all);
   });
 
+  // readPoints keeps rowids in 32 bits while they fit; a negative one or one beyond 2^32 must
+  // not wrap (SQLite allows both).
+  it('keeps rowids that do not fit 32 bits, negative or beyond 2^32, with an expected size', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE points (rowid INTEGER PRIMARY KEY, lat REAL, lng REAL)');
+    const ids = [-(2 ** 40), -5, 1, 7, 2 ** 32 - 1, 2 ** 32, 2 ** 45 + 3];
+    ids.forEach((id, i) => db.prepare('INSERT INTO points VALUES (?, ?, ?)').run(id, 56 + i / 10, 13 + i / 10));
+    db.exec(RTREE('packed'));
+    db.unsafeMode(true);
+    db.transaction(() => packRtree(db, 'packed', readPoints(db, 'SELECT rowid, lat, lng FROM points ORDER BY rowid', 16)))();
+    db.unsafeMode(false);
+    expect(db.prepare("SELECT rtreecheck('packed')").pluck().get()).toBe('ok');
+    expect(inBox(db, 'packed', [-90, 90, -180, 180])).toEqual(ids);
+    expect(db.prepare('SELECT rowid FROM packed_rowid ORDER BY rowid').pluck().all()).toEqual(ids);
+  });
+
   it('refuses points that do not come by rowid, which the rowid table relies on', () => {
     const db = register(10);
     expect(() => readPoints(db, 'SELECT rowid, lat, lng FROM points WHERE lat IS NOT NULL ORDER BY rowid DESC')).toThrow(/ascending rowid/);
   });
+
+  // An import's index thread has a 16 MB JavaScript heap (side-indexes.ts); a sort that copied the
+  // points' order onto it killed the thread at about a million points, silently (the importer's
+  // thread then built everything again).
+  it('packs 1.5 million points on a thread with an import\'s small heap', async () => {
+    await ensureBuilt();
+    const compiled = pathToFileURL(join(ROOT, 'dist/src/store/sqlite/bulk/packed-rtree.js')).href;
+    const code = `
+      const Database = require('better-sqlite3');
+      const { parentPort } = require('node:worker_threads');
+      import(${JSON.stringify(compiled)}).then(({ packRtree }) => {
+        const n = 1_500_000;
+        const p = { rowids: new Float64Array(n), boxes: new Float32Array(n * 4), size: n };
+        for (let i = 0; i < n; i++) {
+          const lat = 55 + ((i * 7919) % 15000) / 1000, lng = 11 + ((i * 104729) % 13000) / 1000;
+          p.rowids[i] = i + 1;
+          p.boxes.set([lat, lat, lng, lng], i * 4);
+        }
+        const db = new Database(':memory:');
+        db.exec('${RTREE('g')}');
+        db.unsafeMode(true);
+        db.transaction(() => packRtree(db, 'g', p))();
+        parentPort.postMessage([db.prepare("SELECT rtreecheck('g')").pluck().get(), db.prepare('SELECT count(*) FROM g_rowid').pluck().get()]);
+      });`;
+    const answer = await new Promise((resolve, reject) => {
+      const w = new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
+      w.once('message', resolve);
+      w.once('error', reject);
+    });
+    expect(answer).toEqual(['ok', 1_500_000]);
+  }, 120_000);
 });

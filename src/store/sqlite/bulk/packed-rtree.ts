@@ -14,7 +14,8 @@ const ROOT = 1;
 
 /** Points by ascending rowid, each with its box as rtree.c stores it (float32, rounded outwards). */
 export interface Points {
-  rowids: Float64Array;
+  /** 32-bit while every rowid fits (4 bytes a point fewer: 12 MB of an import's peak at three million). */
+  rowids: Float64Array | Uint32Array;
   /** min_lat, max_lat, min_lng, max_lng per point. */
   boxes: Float32Array;
   size: number;
@@ -22,17 +23,19 @@ export interface Points {
 
 /**
  * Every (rowid, lat, lng) of `select` (those columns, in that order, rows by ascending rowid).
- * Kept as 24 bytes a point: an import's first load packs millions of them in its memory budget.
+ * Kept as 20 bytes a point (24 with rowids beyond 32 bits): an import's first load packs
+ * millions of them in its memory budget.
  * `expected`, an upper bound of the points (the highest rowid), sizes the arrays once: grown by
  * doubling, 3.2 million points took 100 MB, and 150 MB while the last copy was made.
  */
 export function readPoints(db: Db, select: string, expected = 0): Points {
   let cap = Math.max(1 << 16, expected);
-  let p: Points = { rowids: new Float64Array(cap), boxes: new Float32Array(cap * 4), size: 0 };
+  let p: Points = { rowids: new Uint32Array(cap), boxes: new Float32Array(cap * 4), size: 0 };
   for (const [rowid, lat, lng] of db.prepare(select).raw().iterate() as IterableIterator<[number, number, number]>) {
+    if ((rowid < 0 || rowid > 0xffffffff) && p.rowids instanceof Uint32Array) p = { ...p, rowids: Float64Array.from(p.rowids) };
     if (p.size === cap) {
       cap *= 2;
-      const rowids = new Float64Array(cap);
+      const rowids = new (p.rowids.constructor as Float64ArrayConstructor | Uint32ArrayConstructor)(cap);
       rowids.set(p.rowids);
       const boxes = new Float32Array(cap * 4);
       boxes.set(p.boxes);
@@ -111,13 +114,25 @@ export function packRtree(db: Db, table: string, points: Points): void {
 
 /** Points by position along the Hilbert curve (ties by rowid, so that the tree is deterministic). */
 function hilbertSorted(points: Points): Uint32Array {
+  // One 64-bit key a point, the curve's position (< 2^32) above the point's index (rowids
+  // ascend with it, so ties go by rowid), sorted natively. A comparator sort copied the
+  // indexes onto the JavaScript heap: at a million points more than an import's index thread
+  // has (16 MB), which then died and left all its work to the importer's thread.
   // The curve over the boxes' float32 corners: the same order to within a few centimetres.
-  const key = new Float64Array(points.size);
-  for (let i = 0; i < points.size; i++) key[i] = hilbertOrder(points.boxes[i * 4], points.boxes[i * 4 + 2]);
+  const keys = new BigUint64Array(points.size);
+  const words = new Uint32Array(keys.buffer);
+  const [low, high] = LITTLE_ENDIAN ? [0, 1] : [1, 0];
+  for (let i = 0; i < points.size; i++) {
+    words[2 * i + low] = i;
+    words[2 * i + high] = hilbertOrder(points.boxes[i * 4], points.boxes[i * 4 + 2]);
+  }
+  keys.sort();
   const order = new Uint32Array(points.size);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  return order.sort((a, b) => key[a] - key[b] || points.rowids[a] - points.rowids[b]);
+  for (let i = 0; i < order.length; i++) order[i] = words[2 * i + low];
+  return order;
 }
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** `count` entries cut into the fewest runs of at most `fanout`, as even as possible: [from, to) per node. */
 function cutLevel(count: number, fanout: number): [number, number][] {
