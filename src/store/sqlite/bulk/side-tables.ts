@@ -50,7 +50,12 @@ export async function buildIndexesBeside(db: Db, opts: BesideOptions): Promise<v
   // Settles to whether the thread built its part (never rejects).
   const thread = runIndexThread(data, opts.resourceLimits).then(
     () => true,
-    () => false,
+    (e: unknown) => {
+      // Said, not only survived: an import's thread that died of its small heap went unnoticed
+      // for a whole round, each first load building these indexes twice.
+      process.emitWarning(`the index thread failed (${e instanceof Error ? e.message : String(e)}); building its indexes on this thread`, { code: 'BOLAG_INDEX_THREAD' });
+      return false;
+    },
   );
   // Not company_sni's own: that table is filled by the copy, and indexed after it (below).
   const here = [...COMPANY_INDEXES.filter((sql) => !/ON company_sni\b/.test(sql)), ...(opts.alsoHere ?? [])];
