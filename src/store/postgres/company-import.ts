@@ -27,7 +27,7 @@ import {
 import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
 import { RowidSet } from '../sqlite/rowid-set.js';
 import { CountChanges } from './company-counts.js';
-import { MatchProbe } from '../match-probe.js';
+import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 import { COMPANY_INDEXES } from './company-migrations.js';
 import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
 import { type CompanyRow, companyToPgRow, copyLine, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
@@ -83,30 +83,17 @@ export async function importCompanies(
   const probe = new MatchProbe();
   const withoutMatching = async (client: pg.ClientBase, batch: ImportRecord[], matches: NonNullable<ImportOptions['matchesStored']>): Promise<ImportRecord[]> => {
     if (!probe.shouldTry()) return batch;
-    const heads = batch.map((r) => (r.key !== undefined && r.text !== undefined ? r.key : null));
+    const heads = matchHeads(batch);
     const wanted = [...new Set(heads.filter((k): k is string => k !== null))];
     const records = new Map<string, CompanyRow>();
     if (wanted.length > 0) {
       const { rows } = await client.query<CompanyRow>(`SELECT ${readColumns(true)} FROM companies c WHERE c.org_nr = ANY($1::text[])`, [wanted]);
       for (const row of rows) records.set(row.org_nr, row);
     }
-    const matching = batch.map((r, i) => {
-      const row = heads[i] === null ? undefined : records.get(heads[i]!);
-      return row !== undefined && matches(r, rowToCompany(row, { expand: true }));
-    });
-    // A matching line is the stored record, so its key is its head's; every other line is parsed
-    // now, in order (a line that is not JSON stops the import here, as it did when read).
-    const keys = batch.map((r, i) => (matching[i] ? heads[i] : normalizeOrgNr(String(r.data.org_nr ?? ''))));
-    // A key the batch repeats is planned in order: an earlier line may change what a later one matched.
-    const repeated = repeatedKeys(keys);
-    const rest = batch.filter((r, i) => {
-      if (!matching[i] || repeated.has(keys[i]!)) return true;
-      seen.add(records.get(keys[i]!)!.rowid);
+    return settleMatching(batch, heads, records, (row) => rowToCompany(row, { expand: true }), matches, (rowid) => {
+      seen.add(rowid);
       result.unchanged++;
-      return false;
-    });
-    probe.tried(records.size, batch.length - rest.length);
-    return rest;
+    }, probe);
   };
 
   /** One batch, in the caller's transaction: compared, planned, written. */

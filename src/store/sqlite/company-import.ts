@@ -29,7 +29,7 @@ import { listedRowPages } from './listed-rows.js';
 import { RowidSet } from './rowid-set.js';
 import { buildCompanyIndexes } from './side-indexes.js';
 import { CountTally } from './stats/count-tally.js';
-import { MatchProbe } from '../match-probe.js';
+import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 
 type StoredRow = CompanyRow & CompanyInternals;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
@@ -159,29 +159,16 @@ export async function importCompanies(
   const probe = new MatchProbe();
   const withoutMatching = (batch: ImportRecord[]): ImportRecord[] => {
     if (!matchesStored || !probe.shouldTry()) return batch;
-    const heads = batch.map((r) => (r.key !== undefined && r.text !== undefined ? r.key : null));
+    const heads = matchHeads(batch);
     const records = new Map<string, CompanyRow>();
     for (const values of readRecords.all(JSON.stringify(heads.filter((k) => k !== null))) as unknown[][]) {
       const row = recordReader.build(values);
       records.set(row.org_nr, row);
     }
-    const matching = batch.map((r, i) => {
-      const row = heads[i] === null ? undefined : records.get(heads[i]!);
-      return row !== undefined && matchesStored(r, rowToCompany(row, { expand: true }));
-    });
-    // A matching line is the stored record, so its key is its head's; every other line is parsed
-    // now, in order (a line that is not JSON stops the import here, as it did when read).
-    const keys = batch.map((r, i) => (matching[i] ? heads[i] : normalizeOrgNr(String(r.data.org_nr ?? ''))));
-    // A key the batch repeats is planned in order: an earlier line may change what a later one matched.
-    const repeated = repeatedKeys(keys);
-    const rest = batch.filter((r, i) => {
-      if (!matching[i] || repeated.has(keys[i]!)) return true;
-      seen.add(records.get(keys[i]!)!.rowid);
+    return settleMatching(batch, heads, records, (row) => rowToCompany(row, { expand: true }), matchesStored, (rowid) => {
+      seen.add(rowid);
       result.unchanged++;
-      return false;
-    });
-    probe.tried(records.size, batch.length - rest.length);
-    return rest;
+    }, probe);
   };
 
   const applyBatch = (all: ImportRecord[]): void => {
