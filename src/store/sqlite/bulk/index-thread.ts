@@ -41,7 +41,7 @@ db.pragma('register.cache_size = -2048');
 db.exec('CREATE TEMP VIEW companies AS SELECT * FROM register.companies');
 // The seeder's full-text index gathered in memory up to 64 MiB before it is written (FTS5's
 // default is 1 MiB): the 1.2 million names are one segment instead of dozens, so the insert
-// writes less and the merge after it has nothing left to do (2.8 → 2.2 CPU-s in all). Set back
+// writes less and the merge after it has nothing left to do (3.1–3.3 → 2.2–2.3 CPU-s in all). Set back
 // to the default after, as the setting is stored in the index and an import's transactions
 // must stay small.
 if (data.optimize) db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${SEED_FTS_HASH_BYTES})`);
