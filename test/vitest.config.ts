@@ -16,7 +16,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'], globalSetup: ['test/helpers/announce-pg-skip.ts'] } },
       ...(process.env.DATABASE_URL
         ? [
             {
