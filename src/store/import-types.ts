@@ -15,6 +15,8 @@ export interface ImportRecord {
   /**
    * The normalised org nr, when the reader knows it without making `data` (which may then be
    * made only when read): with a fingerprint, an unchanged line is settled from these two alone.
+   * Our JSONL's is its head's (the first `org_nr` of the line), used only to find the stored
+   * record a line may equal; a line that repeats `org_nr` is planned by what `data` says.
    */
   key?: string;
   /**
@@ -151,9 +153,10 @@ export interface ImportOptions {
   /**
    * True when the record is exactly the stored company, so unchanged without being parsed or
    * planned (our JSONL: a line equal to the stored record's export). Asked, in the file's order,
-   * only for records that carry `key` and `text` and whose key the batch does not repeat; every
-   * other record's `data` is then made in order before any record is planned, so a line that
-   * cannot be read stops the import where it did before. The stored company is given without
+   * for records that carry `key` and `text` and whose key is stored; a record whose key the batch
+   * repeats is planned whatever the answer. Every other record's `data` is then made in order
+   * before any record is planned, so a line that cannot be read stops the import where it did
+   * before. The stored company is given without
    * its internals; not for imports with `fingerprints` (a matching record's is not remembered).
    */
   matchesStored?: (record: ImportRecord, existing: StoredCompany) => boolean;

@@ -1,8 +1,9 @@
 // Whether an import should try ImportOptions.matchesStored on the next batch. Matching costs a
 // read and a serialisation per line, repaid only when most lines match (a re-imported export).
 // A file whose lines mostly do not (an export of another register, or of this one before a week
-// of changes) would pay it for nothing: after a batch that matched less than half of what it
-// tried, the next batches go straight to the full comparison, and one batch in PAUSE tries again.
+// of changes) would pay it for nothing: after a batch that matched less than half of the lines
+// whose company it read, the next batches go straight to the full comparison, and one batch in
+// PAUSE tries again.
 import { normalizeOrgNr } from '../core/orgnr.js';
 import { type ImportRecord, repeatedKeys, type StoredCompany } from './import-types.js';
 
@@ -18,7 +19,7 @@ export class MatchProbe {
     return false;
   }
 
-  /** What the batch that tried found. */
+  /** What the batch that tried found: the lines whose stored company was read, and how many matched. */
   tried(lines: number, matched: number): void {
     if (lines > 0 && matched * 2 < lines) this.skip = PAUSE - 1;
   }

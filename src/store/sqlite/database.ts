@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isLockHeldElsewhere, lockPath } from './file-lock.js';
-import { COMPANY_INDEXES, FINGERPRINTS_INDEX, MIGRATIONS } from './migrations.js';
+import { COMPANY_INDEXES, FINGERPRINTS_INDEX, MIGRATIONS, RETIRED_COMPANY_INDEXES } from './migrations.js';
 
 export type Db = Database.Database;
 
@@ -48,6 +48,7 @@ export function ensureCompanyIndexes(db: Db): void {
   // While another process creates the register (first start, under the 'bootstrap' lock) it has
   // dropped these to build them after the load: building them now would race its load.
   if (!db.memory && isLockHeldElsewhere(lockPath(resolve(db.name), 'bootstrap'))) return;
+  for (const name of RETIRED_COMPANY_INDEXES) db.exec(`DROP INDEX IF EXISTS ${name}`);
   for (const sql of COMPANY_INDEXES) db.exec(sql);
 }
 
@@ -61,4 +62,5 @@ export function dropCompanyIndexes(db: Db): void {
     const name = /INDEX IF NOT EXISTS (\w+)/.exec(sql)?.[1];
     if (name) db.exec(`DROP INDEX IF EXISTS ${name}`);
   }
+  for (const name of RETIRED_COMPANY_INDEXES) db.exec(`DROP INDEX IF EXISTS ${name}`);
 }

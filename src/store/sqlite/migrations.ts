@@ -20,6 +20,13 @@ export const CLASS_REVENUE_FROM_RANK = 1;
 // the register): a sort walks its nulls last, in rowid order, from the table itself
 // (search/sort-keys.ts), and every range filter implies IS NOT NULL. Registers made before
 // keep full indexes, which the same queries use alike.
+/**
+ * Indexes a migration replaced (14). A process of an earlier release started on the file after
+ * it (a rollback) builds them again; dropped at every start, so that they are not maintained
+ * row by row for nothing, nor kept through a first load that drops only COMPANY_INDEXES.
+ */
+export const RETIRED_COMPANY_INDEXES: readonly string[] = ['companies_county', 'companies_municipality', 'companies_name'];
+
 export const COMPANY_INDEXES: readonly string[] = [
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_id ON companies (id)',
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)',

@@ -97,7 +97,8 @@ export function sortPhases(spec: SortSpec, descending: boolean, src: WalkSource,
     });
   }
   if (spec.nullable && src.nulls) {
-    // From the table by rowid: a nullable column's index holds only its values (migrations.ts).
+    // By rowid, from the table or from an index that holds the nulls too (companies_employees):
+    // a nullable column's own index holds only its values (migrations.ts).
     const inner = base([{ sql: `${col} IS NULL`, params: [] }], 'c.rowid', src.nullsIndex ? `INDEXED BY ${src.nullsIndex}` : 'NOT INDEXED');
     phases.push({ inner: (pos) => inner(pos, byRowid), order: 's.r', start: afterNull ? after : null, value: () => null });
   }

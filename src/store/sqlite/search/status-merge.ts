@@ -22,7 +22,7 @@ export function statusesPresent(db: Db): string[] {
 
 /**
  * `SELECT c.rowid AS r, <key> AS k` from each status's entries under `where`, merged in `order`
- * (over r and k: `k, r` or `k DESC, r DESC`).
+ * (over r and k: `k, r`, `k DESC, r DESC`, or relevance's `k DESC, r`).
  */
 export function mergedByStatus(asked: readonly string[], key: string, where: readonly Sql[], order: string): Sql {
   // A status named twice would list its companies twice.
