@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/database.js';
 
@@ -30,5 +31,25 @@ describe('retired indexes', () => {
     const names = indexNames(path);
     for (const retired of ['companies_county', 'companies_municipality', 'companies_name']) expect(names).not.toContain(retired);
     expect(names).toContain('companies_place');
+  });
+});
+
+describe('several processes starting at once', () => {
+  it('a process that must build an index while another holds the write lock longer than 5 s waits for it instead of failing its start', async () => {
+    const path = join(dir, 'busy.db');
+    const db = openDatabase(path);
+    // As if a migration had just replaced it: the next process to open builds it.
+    db.exec('DROP INDEX companies_place');
+    db.close();
+    // Another process holds the write lock for 6.5 s (as one building a large index does).
+    const holder = execa(process.execPath, [
+      '-e',
+      `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(path)}); db.exec('BEGIN IMMEDIATE'); console.log('locked');
+       setTimeout(() => { db.exec('COMMIT'); db.close(); }, 6500);`,
+    ], { cwd: process.cwd() });
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    const names = indexNames(path);
+    expect(names).toContain('companies_place');
+    await holder;
   });
 });

@@ -27,7 +27,23 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
   return db;
 }
 
+/** How long a starting process waits for another that migrates or builds an index. */
+const MIGRATION_BUSY_MS = 15 * 60_000;
+
 export function migrate(db: Db): void {
+  // Another process starting on the same file may hold the write lock for as long as it builds
+  // an index after a migration (seconds to minutes on a large register): this one waits for it
+  // rather than fail its start with SQLITE_BUSY after the usual 5 s.
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma(`busy_timeout = ${MIGRATION_BUSY_MS}`);
+  try {
+    applyMigrations(db);
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+  }
+}
+
+function applyMigrations(db: Db): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
   const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
   const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').pluck();
