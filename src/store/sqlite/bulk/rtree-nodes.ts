@@ -1,8 +1,8 @@
 // The packed tree's nodes, written straight into an R*Tree's three shadow tables in the format
 // rtree.c reads and rtreecheck() verifies. Entries come one at a time, leaves first, in the order
 // they go into the tree; a level holds only its nodes' ids and boxes, which are the entries of
-// the level above: writing the leaves needs the points one by one in the curve's order, not all
-// of them at once.
+// the level above. So the points can be streamed in the curve's order (streamed-rtree.ts) or
+// sorted in arrays (packed-rtree.ts), and both give the same tree.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../database.js';
 
