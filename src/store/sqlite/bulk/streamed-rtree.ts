@@ -50,7 +50,9 @@ export function packRtreeStreamed(db: Db, table: string, select: string, counted
   const tree = new PackedTree(db, table);
   const leaves = tree.leaves(counted.count);
   const leafOf = new Uint32Array(counted.highest + 1); // by rowid; 0: no point (the root is 1)
-  const sorted = db.prepare(`WITH p(id, lat, lng) AS (${select}) SELECT id, lat, lng FROM p ORDER BY ${CURVE}(lat, lng), id`);
+  // An integer key: SQLite's sorter compares integers first without decoding the records (the
+  // function's numbers come back as REAL; 1.83 → 1.63 CPU-s for 1.2 million points).
+  const sorted = db.prepare(`WITH p(id, lat, lng) AS (${select}) SELECT id, lat, lng FROM p ORDER BY CAST(${CURVE}(lat, lng) AS INTEGER), id`);
   for (const [rowid, lat, lng] of sorted.raw().iterate() as IterableIterator<[number, number, number]>) {
     leafOf[rowid] = leaves.add(rowid, down(lat), up(lat), down(lng), up(lng));
   }
