@@ -109,9 +109,9 @@ export class CompanyWriter {
 
 /**
  * How the spatial index is packed: with the points sorted in memory (~32 bytes a point at the
- * peak; the seeder's: 1.2 million points in 2.3–2.5 CPU-s), or sorted by SQLite, which spills to
- * disk (~4 bytes a rowid, 3.0–3.6 CPU-s; an import's first load, whose peak memory the arrays
- * were). The same tree either way (bench/spatial-pack.ts measures both).
+ * peak; the seeder's: 1.2 million points in 2.4–2.8 CPU-s), or sorted by SQLite, which spills to
+ * disk (~4 bytes a rowid; 3.0–3.1 CPU-s with an import's cache; an import's first load, whose
+ * peak memory the arrays were). The same tree either way (bench/spatial-pack.ts measures both).
  */
 export type SpatialPack = 'in-memory' | 'streamed';
 

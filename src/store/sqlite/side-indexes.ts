@@ -35,8 +35,8 @@ export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean 
   const side = mkdtempSync(join(dirname(resolve(db.name)), '.import-indexes-'));
   // The B-trees' builds read the table once and write each index in order, so the page cache
   // holds nothing read twice; SQLite's sorter keeps up to the cache's size of keys in memory
-  // before it spills a run to disk. Both are the importer's memory while the index thread's
-  // arrays are beside them: the peak of a first load.
+  // before it spills a run to disk. Both are the importer's memory while the index thread works
+  // beside them.
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
   db.pragma(`cache_size = ${-IMPORT_BUILD_CACHE_KIB}`);
   collectGarbage();
@@ -58,7 +58,7 @@ export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean 
 
 /**
  * A full collection of this thread's heap, so that what the rows phase left behind (40-90 MB at
- * full size) is given back before the index thread's arrays come beside it: in the index phase
+ * full size) is given back before the index thread's memory comes beside it: in the index phase
  * this thread only waits on SQLite, allocates almost nothing, and would not collect on its own.
  */
 function collectGarbage(): void {

@@ -15,7 +15,8 @@ export interface IndexThreadData {
   schema: string[];
   /**
    * The side database's page cache: the seeder's SNI sort runs in memory; an import must stay
-   * small (each table is written in its own order, so pages are filled one after another).
+   * small (each table is written in its own order, so pages are filled one after another), and
+   * so do its sorts, the streamed spatial index's too, in runs of this size spilled to disk.
    */
   cacheKiB: number;
   /** Merge the full-text index into one segment at the end (the seeder: its register is read next). */

@@ -27,8 +27,8 @@ const SORT_THREADS = 4;
 const SIDE_CACHE_KIB = 262_144;
 /**
  * The spatial index packed from the points in memory: the seeder has the memory, not the time
- * (1.2 million points: 2.3–2.5 CPU-s in memory, 3.0–3.6 streamed with an import's 4 MiB cache,
- * 4.0–4.3 with this one's; bench/spatial-pack.ts).
+ * (the pack alone, 1.2 million points: 2.4–2.8 CPU-s in memory, 3.0–3.1 streamed with an
+ * import's 4 MiB cache, 3.6–3.7 with this one's; bench/spatial-pack.ts at load 0.5–0.9).
  */
 const SEED_SPATIAL_PACK: SpatialPack = 'in-memory';
 const ROWS_THREAD = new URL('./rows-thread.js', import.meta.url);

@@ -4,13 +4,15 @@
 // cut into full leaves, parents over runs of leaves up to one root, written straight into the
 // table's three shadow tables in the format rtree.c reads and rtreecheck() verifies. Later
 // inserts and deletes are SQLite's own, on a tree that is valid by its rules.
+// Here the points are sorted in memory, the cheapest in CPU (the seeder's); an import's first
+// load, short of memory, lets SQLite sort them instead (streamed-rtree.ts): the same tree.
 import type { Db } from '../database.js';
 import { hilbertOrder } from './hilbert.js';
 import { down, PackedTree, up } from './rtree-nodes.js';
 
 /** Points by ascending rowid, each with its box as rtree.c stores it (float32, rounded outwards). */
 export interface Points {
-  /** 32-bit while every rowid fits (4 bytes a point fewer: 12 MB of an import's peak at three million). */
+  /** 32-bit while every rowid fits (4 bytes a point fewer). */
   rowids: Float64Array | Uint32Array;
   /** min_lat, max_lat, min_lng, max_lng per point. */
   boxes: Float32Array;
@@ -19,8 +21,8 @@ export interface Points {
 
 /**
  * Every (rowid, lat, lng) of `select` (those columns, in that order, rows by ascending rowid).
- * Kept as 20 bytes a point (24 with rowids beyond 32 bits): an import's first load packs
- * millions of them in its memory budget.
+ * Kept as 20 bytes a point (24 with rowids beyond 32 bits): at three million points these and
+ * the sort's arrays were 75–100 MB of an import's first load, which now streams them.
  * `expected`, an upper bound of the points (the highest rowid), sizes the arrays once: grown by
  * doubling, 3.2 million points took 100 MB, and 150 MB while the last copy was made.
  */
