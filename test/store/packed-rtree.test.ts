@@ -7,6 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../exports/built.js';
 import { packRtree, readPoints } from '../../src/store/sqlite/bulk/packed-rtree.js';
+import { down, up } from '../../src/store/sqlite/bulk/rtree-nodes.js';
+import { canStream, countPoints, packRtreeStreamed } from '../../src/store/sqlite/bulk/streamed-rtree.js';
 
 const RTREE = (name: string) => `CREATE VIRTUAL TABLE ${name} USING rtree(rowid, min_lat, max_lat, min_lng, max_lng)`;
 
@@ -145,4 +147,92 @@ describe('packRtree', () => {
     });
     expect(answer).toEqual(['ok', 1_500_000]);
   }, 120_000);
+});
+
+/** The three shadow tables' rows, by their keys. */
+function shadowTables(db: Database.Database, table: string): unknown[][] {
+  return ['node', 'parent', 'rowid'].map((t) => db.prepare(`SELECT * FROM ${table}_${t} ORDER BY 1`).raw().all());
+}
+
+/** `points` (rowid, lat, lng) packed both ways, into `memory` and `streamed`. */
+function packedBothWays(points: [number, number, number][]): Database.Database {
+  const db = new Database(':memory:');
+  db.exec('CREATE TABLE points (rowid INTEGER PRIMARY KEY, lat REAL, lng REAL)');
+  const insert = db.prepare('INSERT INTO points VALUES (?, ?, ?)');
+  for (const p of points) insert.run(...p);
+  db.exec(RTREE('memory'));
+  db.exec(RTREE('streamed'));
+  const select = 'SELECT rowid, lat, lng FROM points WHERE lat IS NOT NULL';
+  db.unsafeMode(true);
+  db.transaction(() => {
+    packRtree(db, 'memory', readPoints(db, `${select} ORDER BY rowid`));
+    const counted = countPoints(db, select);
+    expect(canStream(counted)).toBe(true);
+    packRtreeStreamed(db, 'streamed', select, counted);
+  })();
+  db.unsafeMode(false);
+  return db;
+}
+
+/** `n` points from rowid 1 without gaps, clustered, a tenth of them on one position. */
+function densePoints(n: number, seed: number): [number, number, number][] {
+  const rnd = random(seed);
+  return Array.from({ length: n }, (_, i) => (rnd() < 0.1 ? [i + 1, 59.3293, 18.0686] : [i + 1, 55 + rnd() * 14, 11 + rnd() * 13]));
+}
+
+describe('packRtreeStreamed', () => {
+  // 51 is the fanout (rtree.c's RTREE_MAXCELLS); 2,602 = 51² + 1 needs three levels.
+  const cases: [string, [number, number, number][]][] = [
+    ['no points', []],
+    ['one point', [[1, 59.3, 18.1]]],
+    ['exactly a full leaf (51)', densePoints(51, 1)],
+    ['one more than a leaf holds (52)', densePoints(52, 2)],
+    ['every point on one position', Array.from({ length: 300 }, (_, i) => [i + 1, 57.7089, 11.9746] as [number, number, number])],
+    ['one more than two full levels (2,602)', densePoints(2_602, 3)],
+    ['5,000 random points', densePoints(5_000, 4)],
+  ];
+  for (const [name, points] of cases) {
+    it(`${name}: the same shadow tables as packed in memory, a valid tree`, () => {
+      const db = packedBothWays(points);
+      expect(shadowTables(db, 'streamed')).toEqual(shadowTables(db, 'memory'));
+      expect(db.prepare("SELECT rtreecheck('streamed')").pluck().get()).toBe('ok');
+      expect(db.prepare('SELECT count(*) FROM streamed').pluck().get()).toBe(points.length);
+    });
+  }
+
+  it('the same tree for clustered points with gaps, positions outside the map and without; boxes answered as by brute force', () => {
+    const db = register(8_000, 11); // rowids with gaps, 5 % without a position, some in Australia
+    db.exec(RTREE('streamed'));
+    const select = 'SELECT rowid, lat, lng FROM points WHERE lat IS NOT NULL';
+    db.unsafeMode(true);
+    db.transaction(() => packRtreeStreamed(db, 'streamed', select, countPoints(db, select)))();
+    db.unsafeMode(false);
+    expect(shadowTables(db, 'streamed')).toEqual(shadowTables(db, 'packed'));
+    expect(db.prepare("SELECT rtreecheck('streamed')").pluck().get()).toBe('ok');
+    // As rtree.c compares: the stored float32 box of each point (rounded outwards).
+    const points = db.prepare(select).raw().all() as [number, number, number][];
+    const rnd = random(5);
+    for (let q = 0; q < 60; q++) {
+      const lat = 55 + rnd() * 13;
+      const lng = 11 + rnd() * 10;
+      const r = rnd() * rnd() * 3;
+      const box = [lat - r, lat + r, lng - r, lng + r];
+      const brute = points.filter(([, la, ln]) => down(la) >= box[0] && up(la) <= box[1] && down(ln) >= box[2] && up(ln) <= box[3]).map(([id]) => id);
+      expect(inBox(db, 'streamed', box)).toEqual(brute);
+    }
+  });
+
+  it('leaves to the in-memory packer rowids an array by rowid cannot hold', () => {
+    const counted = (rowids: number[]) => {
+      const db = new Database(':memory:');
+      db.exec('CREATE TABLE points (rowid INTEGER PRIMARY KEY, lat REAL, lng REAL)');
+      for (const id of rowids) db.prepare('INSERT INTO points VALUES (?, 58, 15)').run(id);
+      return countPoints(db, 'SELECT rowid, lat, lng FROM points');
+    };
+    expect(counted([])).toEqual({ count: 0, lowest: 0, highest: 0 });
+    expect(canStream(counted([1, 2, 3]))).toBe(true);
+    expect(canStream(counted([-1, 2, 3]))).toBe(false);
+    expect(canStream(counted([1, 2, 1000]))).toBe(false); // far above the count
+    expect(canStream(counted([2 ** 26 + 1]))).toBe(false);
+  });
 });

@@ -5,6 +5,7 @@ import type { CompanyInternals } from '../import-types.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyToRow, ftsValues, INTERNAL_COLUMNS } from './company-row.js';
 import type { Db } from './database.js';
 import { packRtree, readPoints } from './bulk/packed-rtree.js';
+import { canStream, countPoints, packRtreeStreamed } from './bulk/streamed-rtree.js';
 
 type Statement = ReturnType<Db['prepare']>;
 const ALL_COLUMNS: readonly string[] = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
@@ -107,24 +108,32 @@ export class CompanyWriter {
 
 
 /**
+ * How the spatial index is packed: with the points sorted in memory (~32 bytes a point at the
+ * peak; the seeder's: 1.2 million points in 2.4–2.8 CPU-s), or sorted by SQLite, which spills to
+ * disk (~4 bytes a rowid; 3.0–3.1 CPU-s with an import's cache; an import's first load, whose
+ * peak memory the arrays were). The same tree either way (bench/spatial-pack.ts measures both).
+ */
+export type SpatialPack = 'in-memory' | 'streamed';
+
+/** The companies with a position, as both packers read them. */
+const POINTS = 'SELECT rowid, lat, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL';
+
+/**
  * Fills the SNI, full-text and spatial indexes from the companies table set-wise: far faster
  * than row-by-row inserts for a fresh register.
  */
-export function buildIndexesInBulk(db: Db): void {
+export function buildIndexesInBulk(db: Db, opts: { spatial: SpatialPack }): void {
   db.exec(`
     INSERT INTO company_sni (code, company_rowid)
       SELECT j.value, c.rowid FROM companies c, json_each('["' || replace(c.sni_codes, ',', '","') || '"]') j
       WHERE c.sni_codes != '' ORDER BY 1, 2;
   `);
-  // The spatial index is packed, not inserted into (packed-rtree.ts): its shadow tables are
-  // written directly, which better-sqlite3's defensive mode allows only in unsafe mode.
-  // Rows are numbered from 1 without gaps, so the highest bounds the points; pages of the arrays
-  // beyond the points are never written, so never resident. A number beyond any register: grown.
-  const highest = (db.prepare('SELECT max(rowid) FROM companies').pluck().get() as number | null) ?? 0;
-  const points = readPoints(db, 'SELECT rowid, lat, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL ORDER BY rowid', highest <= 1 << 26 ? highest : 0);
+  // The spatial index is packed, not inserted into (bulk/packed-rtree.ts): its shadow tables are
+  // written directly, which better-sqlite3's defensive mode allows only in unsafe mode (the
+  // streamed packer also writes them while it reads the sorted points, which unsafe mode allows).
   db.unsafeMode(true);
   try {
-    packRtree(db, 'companies_geo', points);
+    packSpatialIndex(db, opts.spatial);
   } finally {
     db.unsafeMode(false);
   }
@@ -134,4 +143,18 @@ export function buildIndexesInBulk(db: Db): void {
       SELECT rowid, name, description, substr(org_nr, 7) FROM companies ORDER BY rowid; -- as ftsValues
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 4);
   `);
+}
+
+/** companies_geo packed from the companies; in unsafe mode (buildIndexesInBulk; bench/spatial-pack.ts alone). */
+export function packSpatialIndex(db: Db, spatial: SpatialPack): void {
+  if (spatial === 'streamed') {
+    // A first load numbers the rows from 1 without gaps, so an array by rowid holds the leaves;
+    // rowids far beyond the points (never from a first load) are packed in memory instead.
+    const points = countPoints(db, POINTS);
+    if (canStream(points)) return packRtreeStreamed(db, 'companies_geo', POINTS, points);
+  }
+  // The highest rowid bounds the points (rows are numbered from 1); pages of the arrays beyond
+  // the points are never written, so never resident. A number beyond any register: grown.
+  const highest = (db.prepare('SELECT max(rowid) FROM companies').pluck().get() as number | null) ?? 0;
+  packRtree(db, 'companies_geo', readPoints(db, `${POINTS} ORDER BY rowid`, highest <= 1 << 26 ? highest : 0));
 }

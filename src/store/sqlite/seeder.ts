@@ -32,7 +32,7 @@ export async function bulkLoadCompanies(
     }
     onProgress?.(0, 1, 'indexes');
     db.transaction(() => {
-      buildIndexesInBulk(db);
+      buildIndexesInBulk(db, { spatial: 'in-memory' }); // as the threaded seeder (bulk/load.ts)
       counts.flush(db);
     })();
     ensureCompanyIndexes(db);

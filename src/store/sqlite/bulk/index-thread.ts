@@ -4,7 +4,7 @@
 // the caller copies in (side-tables.ts; their tables hold no page numbers, so a copy is the index).
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildIndexesInBulk } from '../company-writer.js';
+import { buildIndexesInBulk, type SpatialPack } from '../company-writer.js';
 
 export interface IndexThreadData {
   /** The register, read. */
@@ -15,11 +15,14 @@ export interface IndexThreadData {
   schema: string[];
   /**
    * The side database's page cache: the seeder's SNI sort runs in memory; an import must stay
-   * small (each table is written in its own order, so pages are filled one after another).
+   * small (each table is written in its own order, so pages are filled one after another), and
+   * so do its sorts, the streamed spatial index's too, in runs of this size spilled to disk.
    */
   cacheKiB: number;
   /** Merge the full-text index into one segment at the end (the seeder: its register is read next). */
   optimize: boolean;
+  /** How the spatial index is packed (the import streams it: its memory). */
+  spatial: SpatialPack;
 }
 
 const SEED_FTS_HASH_BYTES = 64 * 1024 * 1024;
@@ -45,7 +48,7 @@ db.exec('CREATE TEMP VIEW companies AS SELECT * FROM register.companies');
 // to the default after, as the setting is stored in the index and an import's transactions
 // must stay small.
 if (data.optimize) db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${SEED_FTS_HASH_BYTES})`);
-db.transaction(() => buildIndexesInBulk(db))();
+db.transaction(() => buildIndexesInBulk(db, { spatial: data.spatial }))();
 if (data.optimize) {
   db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_BYTES})`);
   db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')");

@@ -4,17 +4,15 @@
 // cut into full leaves, parents over runs of leaves up to one root, written straight into the
 // table's three shadow tables in the format rtree.c reads and rtreecheck() verifies. Later
 // inserts and deletes are SQLite's own, on a tree that is valid by its rules.
+// Here the points are sorted in memory, the cheapest in CPU (the seeder's); an import's first
+// load, short of memory, lets SQLite sort them instead (streamed-rtree.ts): the same tree.
 import type { Db } from '../database.js';
 import { hilbertOrder } from './hilbert.js';
-
-/** Bytes of a cell with two dimensions: rowid or child node number, then four float32. */
-const CELL_BYTES = 8 + 4 * 4;
-/** Node numbers are rowids of `<table>_node`; the root is always 1. */
-const ROOT = 1;
+import { down, PackedTree, up } from './rtree-nodes.js';
 
 /** Points by ascending rowid, each with its box as rtree.c stores it (float32, rounded outwards). */
 export interface Points {
-  /** 32-bit while every rowid fits (4 bytes a point fewer: 12 MB of an import's peak at three million). */
+  /** 32-bit while every rowid fits (4 bytes a point fewer). */
   rowids: Float64Array | Uint32Array;
   /** min_lat, max_lat, min_lng, max_lng per point. */
   boxes: Float32Array;
@@ -23,8 +21,8 @@ export interface Points {
 
 /**
  * Every (rowid, lat, lng) of `select` (those columns, in that order, rows by ascending rowid).
- * Kept as 20 bytes a point (24 with rowids beyond 32 bits): an import's first load packs
- * millions of them in its memory budget.
+ * Kept as 20 bytes a point (24 with rowids beyond 32 bits): at three million points these and
+ * the sort's arrays were 75–100 MB of an import's first load, which now streams them.
  * `expected`, an upper bound of the points (the highest rowid), sizes the arrays once: grown by
  * doubling, 3.2 million points took 100 MB, and 150 MB while the last copy was made.
  */
@@ -54,62 +52,24 @@ export function readPoints(db: Db, select: string, expected = 0): Points {
 }
 
 /**
- * Replaces the content of R*Tree `table` (columns rowid, min_lat, max_lat, min_lng, max_lng) by a
- * packed tree of the points. The table must exist; its shadow tables are written directly, so
- * the caller runs this in a transaction on a connection in unsafe mode or before the table is
- * first read through the module.
+ * Replaces the content of R*Tree `table` by a packed tree of the points, sorted here in memory
+ * (about 32 bytes a point at the peak: the points, the curve's keys, the order and the leaves).
+ * As PackedTree (rtree-nodes.ts): in a transaction, in unsafe mode or before the table is read.
  */
 export function packRtree(db: Db, table: string, points: Points): void {
-  const nodeSize = db.prepare(`SELECT length(data) FROM "${table}_node" WHERE nodeno = ${ROOT}`).pluck().get() as number | undefined;
-  if (!nodeSize) throw new Error(`${table}: no root node`);
-  const fanout = Math.floor((nodeSize - 4) / CELL_BYTES);
-  db.exec(`DELETE FROM "${table}_node"; DELETE FROM "${table}_parent"; DELETE FROM "${table}_rowid";`);
-  const insertNode = db.prepare(`INSERT INTO "${table}_node" (nodeno, data) VALUES (?, ?)`);
-  const insertParent = db.prepare(`INSERT INTO "${table}_parent" (nodeno, parentnode) VALUES (?, ?)`);
-
-  // A level's entries, each an id and a box: first the points along the curve (their rowids
-  // and boxes, reached through `order`), then the nodes of the level below.
+  const tree = new PackedTree(db, table);
   const n = points.size;
   const order = hilbertSorted(points);
-  let count = n;
-  let idOf = (k: number) => points.rowids[order[k]];
-  let boxOf = (k: number) => points.boxes.subarray(order[k] * 4, order[k] * 4 + 4);
+  const leaves = tree.leaves(n);
   const leafOf = new Uint32Array(n); // by point: the node number of its leaf
-  let depth = 0;
-  let nextNode = ROOT + 1;
-  for (;;) {
-    const runs = cutLevel(count, fanout);
-    // A level of one node is the root, whatever its depth; its blob carries the depth.
-    const isRoot = runs.length === 1;
-    const nodes = new Float64Array(runs.length);
-    const nodeBoxes = new Float32Array(runs.length * 4);
-    runs.forEach(([from, to], i) => {
-      const node = isRoot ? ROOT : nextNode++;
-      nodes[i] = node;
-      const blob = Buffer.alloc(nodeSize);
-      const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-      const box = [Infinity, -Infinity, Infinity, -Infinity];
-      for (let k = from; k < to; k++) {
-        const cell = boxOf(k);
-        writeCell(view, k - from, idOf(k), cell);
-        widen(box, cell);
-        if (depth === 0) leafOf[order[k]] = node;
-        else insertParent.run(idOf(k), node);
-      }
-      view.setUint16(2, to - from);
-      if (isRoot) view.setUint16(0, depth);
-      insertNode.run(node, blob);
-      nodeBoxes.set(box, i * 4);
-    });
-    if (isRoot) break;
-    count = nodes.length;
-    idOf = (k) => nodes[k];
-    boxOf = (k) => nodeBoxes.subarray(k * 4, k * 4 + 4);
-    depth++;
+  for (let k = 0; k < n; k++) {
+    const p = order[k];
+    const at = p * 4;
+    leafOf[p] = leaves.add(points.rowids[p], points.boxes[at], points.boxes[at + 1], points.boxes[at + 2], points.boxes[at + 3]);
   }
-  // rowid → leaf; the points come in rowid order, so the table is appended to.
-  const insertRowid = db.prepare(`INSERT INTO "${table}_rowid" (rowid, nodeno) VALUES (?, ?)`);
-  for (let p = 0; p < n; p++) insertRowid.run(points.rowids[p], leafOf[p]);
+  tree.finish(leaves);
+  // The points come in rowid order, so the rowid table is appended to.
+  for (let p = 0; p < n; p++) tree.rowid(points.rowids[p], leafOf[p]);
 }
 
 /** Points by position along the Hilbert curve (ties by rowid, so that the tree is deterministic). */
@@ -133,40 +93,3 @@ function hilbertSorted(points: Points): Uint32Array {
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/** `count` entries cut into the fewest runs of at most `fanout`, as even as possible: [from, to) per node. */
-function cutLevel(count: number, fanout: number): [number, number][] {
-  const nodes = Math.max(1, Math.ceil(count / fanout));
-  const out: [number, number][] = [];
-  for (let i = 0; i < nodes; i++) out.push([Math.floor((i * count) / nodes), Math.floor(((i + 1) * count) / nodes)]);
-  return out;
-}
-
-function writeCell(view: DataView, i: number, id: number, cell: ArrayLike<number>): void {
-  const at = 4 + i * CELL_BYTES;
-  view.setUint32(at, Math.floor(id / 2 ** 32)); // a 64-bit big-endian integer, ids < 2^53
-  view.setUint32(at + 4, id >>> 0);
-  for (let d = 0; d < 4; d++) view.setFloat32(at + 8 + d * 4, cell[d]);
-}
-
-function widen(box: number[], cell: ArrayLike<number>): void {
-  box[0] = Math.min(box[0], cell[0]);
-  box[1] = Math.max(box[1], cell[1]);
-  box[2] = Math.min(box[2], cell[2]);
-  box[3] = Math.max(box[3], cell[3]);
-}
-
-// rtree.c stores a coordinate as a float32 no greater (min) or no less (max) than the double
-// given, so that a box never shrinks: rtreeValueDown and rtreeValueUp, reproduced.
-const TOWARDS = 1 - 1 / 8388608;
-const AWAY = 1 + 1 / 8388608;
-
-function down(d: number): number {
-  const f = Math.fround(d);
-  return f > d ? Math.fround(d * (d < 0 ? AWAY : TOWARDS)) : f;
-}
-
-function up(d: number): number {
-  const f = Math.fround(d);
-  return f < d ? Math.fround(d * (d < 0 ? TOWARDS : AWAY)) : f;
-}

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import { buildIndexesInBulk } from '../company-writer.js';
+import { buildIndexesInBulk, type SpatialPack } from '../company-writer.js';
 import type { Db } from '../database.js';
 import { COMPANY_INDEXES } from '../migrations.js';
 import type { IndexThreadData } from './index-thread.js';
@@ -29,9 +29,10 @@ export function hasIndexThread(): boolean {
 export interface BesideOptions {
   /** A directory of the caller's for the side database. */
   dir: string;
-  /** The index thread's page cache and whether it merges the full-text index (IndexThreadData). */
+  /** The index thread's page cache, whether it merges the full-text index and how it packs the spatial index (IndexThreadData). */
   cacheKiB: number;
   optimize: boolean;
+  spatial: SpatialPack;
   resourceLimits?: ResourceLimits;
   /** More indexes to build on this thread after the B-trees (an import's fingerprints). */
   alsoHere?: readonly string[];
@@ -46,7 +47,7 @@ export interface BesideOptions {
  */
 export async function buildIndexesBeside(db: Db, opts: BesideOptions): Promise<void> {
   const path = join(opts.dir, 'indexes.db');
-  const data: IndexThreadData = { register: resolve(db.name), path, schema: sideSchema(db), cacheKiB: opts.cacheKiB, optimize: opts.optimize };
+  const data: IndexThreadData = { register: resolve(db.name), path, schema: sideSchema(db), cacheKiB: opts.cacheKiB, optimize: opts.optimize, spatial: opts.spatial };
   // Settles to whether the thread built its part (never rejects).
   const thread = runIndexThread(data, opts.resourceLimits).then(
     () => true,
@@ -71,7 +72,7 @@ export async function buildIndexesBeside(db: Db, opts: BesideOptions): Promise<v
     await thread;
   }
   if (await thread) copySideTables(db, path);
-  else db.transaction(() => buildIndexesInBulk(db))();
+  else db.transaction(() => buildIndexesInBulk(db, { spatial: opts.spatial }))();
   for (const sql of COMPANY_INDEXES) db.exec(sql); // company_sni's, and any missing
   opts.onIndex?.(total, total);
 }
