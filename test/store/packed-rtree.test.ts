@@ -140,12 +140,7 @@ describe('packRtree', () => {
         db.transaction(() => packRtree(db, 'g', p))();
         parentPort.postMessage([db.prepare("SELECT rtreecheck('g')").pluck().get(), db.prepare('SELECT count(*) FROM g_rowid').pluck().get()]);
       });`;
-    const answer = await new Promise((resolve, reject) => {
-      const w = new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
-      w.once('message', resolve);
-      w.once('error', reject);
-    });
-    expect(answer).toEqual(['ok', 1_500_000]);
+    expect(await onImportIndexThread(code)).toEqual(['ok', 1_500_000]);
   }, 120_000);
 
   // What an import's first load runs on that thread now (streamed-rtree.ts): the points come from
@@ -169,14 +164,18 @@ describe('packRtree', () => {
         db.transaction(() => packRtreeStreamed(db, 'g', select, countPoints(db, select)))();
         parentPort.postMessage([db.prepare("SELECT rtreecheck('g')").pluck().get(), db.prepare('SELECT count(*) FROM g_rowid').pluck().get()]);
       });`;
-    const answer = await new Promise((resolve, reject) => {
-      const w = new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
-      w.once('message', resolve);
-      w.once('error', reject);
-    });
-    expect(answer).toEqual(['ok', 1_500_000]);
+    expect(await onImportIndexThread(code)).toEqual(['ok', 1_500_000]);
   }, 120_000);
 });
+
+/** What `code`, run on a thread with the heap of an import's index thread (side-indexes.ts), posts. */
+function onImportIndexThread(code: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(code, { eval: true, resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+}
 
 /** The three shadow tables' rows, by their keys. */
 function shadowTables(db: Database.Database, table: string): unknown[][] {
