@@ -16,10 +16,6 @@ export const NAME_INDEX_COVERS = [
 /** companies_employees_revenue holds the employee classes from this rank up (search/walk-source.ts). */
 export const CLASS_REVENUE_FROM_RANK = 1;
 
-// The orders of the financial figures index only the companies that have them (about half of
-// the register): a sort walks its nulls last, in rowid order, from the table itself
-// (search/sort-keys.ts), and every range filter implies IS NOT NULL. Registers made before
-// keep full indexes, which the same queries use alike.
 /**
  * Indexes a migration replaced (14). A process of an earlier release started on the file after
  * it (a rollback) builds them again; dropped at every start, so that they are not maintained
@@ -27,6 +23,10 @@ export const CLASS_REVENUE_FROM_RANK = 1;
  */
 export const RETIRED_COMPANY_INDEXES: readonly string[] = ['companies_county', 'companies_municipality', 'companies_name'];
 
+// The orders of the financial figures index only the companies that have them (about half of
+// the register): a sort walks its nulls last, in rowid order, from the table itself
+// (search/sort-keys.ts), and every range filter implies IS NOT NULL. Registers made before
+// keep full indexes, which the same queries use alike.
 export const COMPANY_INDEXES: readonly string[] = [
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_id ON companies (id)',
   'CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)',
