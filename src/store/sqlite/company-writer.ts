@@ -2,7 +2,7 @@
 // index and the spatial index. Shared by the bulk seeder and the importer.
 import type { Company } from '../../core/company.js';
 import type { CompanyInternals } from '../import-types.js';
-import { COMPANY_COLUMNS, type CompanyRow, companyToRow, ftsValues, INTERNAL_COLUMNS } from './company-row.js';
+import { COMPANY_COLUMNS, type CompanyRow, companyRowValues, companyToRow, ftsValues, INTERNAL_COLUMNS } from './company-row.js';
 import type { Db } from './database.js';
 import { packRtree, readPoints } from './bulk/packed-rtree.js';
 import { canStream, countPoints, packRtreeStreamed } from './bulk/streamed-rtree.js';
@@ -21,6 +21,9 @@ export class CompanyWriter {
   private readonly insertGeo;
   private readonly deleteGeo;
   private readonly updates = new Map<string, Statement>();
+  /** One array for the values of each insert (companyRowValues fills the row's part). */
+  private readonly values: unknown[] = new Array(COMPANY_COLUMNS.length + INTERNAL_COLUMNS.length);
+  private readonly rowValues: unknown[] = new Array(COMPANY_COLUMNS.length);
 
   constructor(private readonly db: Db) {
     const cols = COMPANY_COLUMNS.join(', ');
@@ -41,14 +44,17 @@ export class CompanyWriter {
   insertRowOnly(company: Company, rowid: number): CompanyRow {
     // Positional binding: markedly cheaper than named parameters over a million rows.
     const row = companyToRow(company, rowid);
-    this.insertPositional.run(COMPANY_COLUMNS.map((c) => row[c]));
+    // Spread, not the array: the driver reads an array element by element through V8's API.
+    this.insertPositional.run(...companyRowValues(row, this.rowValues));
     return row;
   }
 
   /** `indexes: false` while a first load leaves the secondary indexes to buildIndexesInBulk. */
   insert(company: Company, rowid: number, internal: CompanyInternals, indexes = true): CompanyRow {
     const row = companyToRow(company, rowid);
-    this.insertCompany.run([...COMPANY_COLUMNS.map((c) => row[c]), ...INTERNAL_COLUMNS.map((c) => internal[c])]);
+    const values = companyRowValues(row, this.values);
+    for (let i = 0; i < INTERNAL_COLUMNS.length; i++) values[COMPANY_COLUMNS.length + i] = internal[INTERNAL_COLUMNS[i]];
+    this.insertCompany.run(...values);
     if (indexes) this.writeIndexes(row, internal.description);
     return row;
   }

@@ -50,13 +50,7 @@ export function walkSource(db: Db, query: SearchQuery, preds: Predicates, spec: 
       src.where.push(byStatusToo.check);
       covered.add(byStatusToo);
     }
-    for (const p of preds.list) {
-      if (p.sortColumn === spec.column && p.range) {
-        src.where.push(p.range);
-        src.nulls = false;
-        covered.add(p);
-      }
-    }
+    for (const p of preds.list) if (p.sortColumn === spec.column && p.range) settleRange(src, covered, p, spec);
     return { src, covered, onEntry, whole: false };
   }
   const src: WalkSource = { index: spec.index, where: [], nulls: true };
@@ -71,11 +65,16 @@ export function walkSource(db: Db, query: SearchQuery, preds: Predicates, spec: 
       src.where.push(p.check);
       onEntry.push(p);
     } else if (p.sortColumn === spec.column && p.range) {
-      src.where.push(p.range);
-      src.nulls = false;
-      covered.add(p);
-      if (spec.values) src.values = p.check.params as number[];
+      settleRange(src, covered, p, spec);
     }
   }
   return { src, covered, onEntry, whole: !byStatus };
+}
+
+/** A range filter on the order's own column, settled by where the walk starts and stops (no nulls pass it). */
+function settleRange(src: WalkSource, covered: Set<Predicate>, p: Predicate, spec: SortSpec): void {
+  src.where.push(p.range!);
+  src.nulls = false;
+  covered.add(p);
+  if (spec.values) src.values = p.check.params as number[];
 }
