@@ -116,6 +116,8 @@ export async function importCompanies(
         );
         for (const r of rows) stored.set(r.org_nr, [r.rowid, r.hash]);
       }
+      // A key the batch repeats is planned line by line: an earlier line may change it first.
+      for (const key of repeatedKeys(printKeys)) stored.delete(key);
       batch = all.filter((r, i) => {
         const hit = printKeys[i] === null ? undefined : stored.get(printKeys[i]!);
         if (!hit || hit[1] !== r.fingerprint) return true;

@@ -34,6 +34,12 @@ import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 type StoredRow = CompanyRow & CompanyInternals;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
 const IMPORT_CACHE_SIZE = -16384;
+/**
+ * Records whose fingerprints are read at once. At full size (3 million lines, an index of ~100 MB
+ * against a 16 MB cache) a Bolagsverket week 2 took 32.7 s with a read per batch (2,000) and
+ * 28.6–28.8 s with windows of 16,384; 32,768 was no faster and held ~20 MB more.
+ */
+const FINGERPRINT_WINDOW = 16_384;
 const COLUMNS = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
 const SELECT = `SELECT ${COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
 // Rows are read as arrays and built by one compiled object literal: far cheaper per row than
@@ -119,16 +125,19 @@ export async function importCompanies(
     : null;
   const setFingerprint = fingerprintColumn ? db.prepare(`UPDATE companies SET ${fingerprintColumn} = ? WHERE rowid = ?`) : null;
 
-  /** The records whose line is unchanged since the last import, settled here (seen, unchanged). */
-  const withoutUnchanged = (batch: ImportRecord[]): ImportRecord[] => {
-    // A first load has no fingerprints of this source to compare with.
-    if (!readFingerprints || quiet) return batch;
+  /**
+   * The records whose line is unchanged since the last import, settled here (seen, unchanged), in
+   * one read for a whole window of records (FINGERPRINT_WINDOW). A key the window repeats is
+   * left to the batches: an earlier line of it may be written before the later one is compared.
+   */
+  const withoutUnchanged = (window: ImportRecord[]): ImportRecord[] => {
     const stored = new Map<string, [number, number | null]>();
-    const keys = batch.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
-    for (const [org, rowid, hash] of readFingerprints.all(JSON.stringify(keys.filter((k) => k !== null))) as [string, number, number | null][]) {
+    const keys = window.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
+    for (const [org, rowid, hash] of readFingerprints!.all(JSON.stringify(keys.filter((k) => k !== null))) as [string, number, number | null][]) {
       stored.set(org, [rowid, hash]);
     }
-    return batch.filter((r, i) => {
+    for (const key of repeatedKeys(keys)) stored.delete(key);
+    return window.filter((r, i) => {
       const hit = keys[i] === null ? undefined : stored.get(keys[i]!);
       if (!hit || hit[1] !== r.fingerprint) return true;
       seen.add(hit[0]);
@@ -172,7 +181,7 @@ export async function importCompanies(
   };
 
   const applyBatch = (all: ImportRecord[]): void => {
-    const batch = withoutMatching(withoutUnchanged(all));
+    const batch = withoutMatching(all);
     if (batch.length === 0) return;
     const keys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
     const stored = readRows(keys);
@@ -207,7 +216,11 @@ export async function importCompanies(
     });
   };
 
-  const batches = inBatches(records, batchSize);
+  // Unchanged lines are settled a window at a time: the window's keys are looked up in the
+  // fingerprints index in their order (the IN list is sorted), so each page of the index (larger
+  // than the page cache) is read about once a window instead of about once a batch.
+  const settling = readFingerprints !== null && !quiet;
+  const windows = inBatches(records, settling ? FINGERPRINT_WINDOW : batchSize);
   let read = 0;
   if (atomic) db.exec('BEGIN IMMEDIATE');
   try {
@@ -215,19 +228,31 @@ export async function importCompanies(
     // several of them change is written to the WAL once, and the counts are added once; a server
     // writing meanwhile waits no longer than that for the lock.
     let began = 0;
-    for await (const batch of batches) {
-      // IMMEDIATE: the batch reads, then writes; taking the write lock first means a server
-      // writing meanwhile makes it wait (busy_timeout) instead of failing the upgrade.
+    // IMMEDIATE: the batch reads, then writes; taking the write lock first means a server
+    // writing meanwhile makes it wait (busy_timeout) instead of failing the upgrade.
+    const begin = () => {
       if (!atomic && !db.inTransaction) {
         db.exec('BEGIN IMMEDIATE');
         began = performance.now();
       }
-      applyBatch(batch);
-      if (!atomic && performance.now() - began >= IMPORT_COMMIT_MS) {
+    };
+    const commitIfDue = () => {
+      if (!atomic && db.inTransaction && performance.now() - began >= IMPORT_COMMIT_MS) {
         counts.flush(db);
         db.exec('COMMIT');
       }
-      read += batch.length;
+    };
+    for await (const window of windows) {
+      begin();
+      // Settled in the transaction that read the fingerprints: no other writer came between.
+      const rest = settling ? withoutUnchanged(window) : window;
+      for (let i = 0; i < rest.length; i += batchSize) {
+        begin();
+        applyBatch(rest.length <= batchSize ? rest : rest.slice(i, i + batchSize));
+        commitIfDue();
+      }
+      commitIfDue();
+      read += window.length;
       opts.onBatch?.(read);
     }
     counts.flush(db);

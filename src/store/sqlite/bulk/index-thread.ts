@@ -19,13 +19,18 @@ export interface IndexThreadData {
    * so do its sorts, the streamed spatial index's too, in runs of this size spilled to disk.
    */
   cacheKiB: number;
-  /** Merge the full-text index into one segment at the end (the seeder: its register is read next). */
+  /**
+   * Merge the full-text index into one segment at the end. Left in the dozens of segments its
+   * build flushed, the next writes' automatic merges would cascade into the large ones and
+   * rewrite the whole index (4.5 of a weekly update's 35 s at full size).
+   */
   optimize: boolean;
+  /** Gather the index in memory up to this size before writing a segment (the seeder's; an import's memory stays small). */
+  ftsHashBytes?: number;
   /** How the spatial index is packed (the import streams it: its memory). */
   spatial: SpatialPack;
 }
 
-const SEED_FTS_HASH_BYTES = 64 * 1024 * 1024;
 /** FTS5_DEFAULT_HASHSIZE. */
 const FTS_DEFAULT_HASH_BYTES = 1024 * 1024;
 
@@ -47,12 +52,10 @@ db.exec('CREATE TEMP VIEW companies AS SELECT * FROM register.companies');
 // writes less and the merge after it has nothing left to do (3.1–3.3 → 2.2–2.3 CPU-s in all). Set back
 // to the default after, as the setting is stored in the index and an import's transactions
 // must stay small.
-if (data.optimize) db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${SEED_FTS_HASH_BYTES})`);
+if (data.ftsHashBytes) db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${data.ftsHashBytes})`);
 db.transaction(() => buildIndexesInBulk(db, { spatial: data.spatial }))();
-if (data.optimize) {
-  db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_BYTES})`);
-  db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')");
-}
+if (data.ftsHashBytes) db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_BYTES})`);
+if (data.optimize) db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')");
 db.exec('DETACH register');
 db.close();
 parentPort!.postMessage('built');

@@ -25,6 +25,8 @@ const SORT_RUN_KIB = 16_384;
 const SORT_THREADS = 4;
 /** The index thread's page cache: its SNI sort runs in memory. */
 const SIDE_CACHE_KIB = 262_144;
+/** The full-text index gathered in memory up to this size: one segment for the whole register (bulk/index-thread.ts). */
+const SEED_FTS_HASH_BYTES = 64 * 1024 * 1024;
 /**
  * The spatial index packed from the points in memory: the seeder has the memory, not the time
  * (the pack alone, 1.2 million points: 2.4–2.8 CPU-s in memory, 3.0–3.1 streamed with an
@@ -66,6 +68,7 @@ export async function loadInThreads(db: Db, seed: string, count: number, threads
       dir: side,
       cacheKiB: SIDE_CACHE_KIB,
       optimize: true,
+      ftsHashBytes: SEED_FTS_HASH_BYTES,
       spatial: SEED_SPATIAL_PACK,
       onIndex: (done, total) => onProgress?.(done, (steps = total + 1), 'indexes'),
     });
