@@ -3,7 +3,10 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
-export function* readLinesSync(path: string, chunkBytes = 1 << 20): Generator<{ line: number; text: string }> {
+/** Under V8's large-object size, as the open-data files' chunks (source/open-text.ts says why). */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+export function* readLinesSync(path: string, chunkBytes = READ_CHUNK_BYTES): Generator<{ line: number; text: string }> {
   const fd = openSync(path, 'r');
   const decoder = new StringDecoder('utf8');
   const buffer = Buffer.alloc(chunkBytes);
