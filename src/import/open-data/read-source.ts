@@ -61,7 +61,7 @@ export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIte
 
 /** Reads one line into `out` (or into nothing: an empty line, a sole trader left out, dirt without a key). */
 function lineReader(start: ReturnType<typeof parserFor>, stats: ReadStats, opts: ReadOptions): (line: number, text: string, out: ImportRecord[]) => void {
-  const { parse, keyOf, cheapKey } = start;
+  const { parse, keyOf, cheapKey, cheapPerson } = start;
   return (line, text, out) => {
     if (text.trim() === '') return;
     stats.lines++;
@@ -69,6 +69,13 @@ function lineReader(start: ReturnType<typeof parserFor>, stats: ReadStats, opts:
     if (key !== null) {
       stats.records++;
       out.push(new LazyRecord(line, text, key, parse, stats, opts));
+      return;
+    }
+    // A sole trader's line is left out by its identity field alone, unparsed: nothing of it is
+    // imported, whatever dirt the rest holds, and an error report would repeat personal data.
+    // (450,000 of Bolagsverket's 3 million lines: 1.6 s of parsing a week.)
+    if (!opts.includePersons && cheapPerson(text)) {
+      stats.persons++;
       return;
     }
     let row: SourceRow;
@@ -148,8 +155,16 @@ function parserFor(
   source: OpenDataSource,
   line: number,
   first: string,
-): { parse: Parser; header: boolean; keyOf: (text: string) => string | null; cheapKey: (text: string) => string | null } {
-  if (source === 'bolagsverket') return { parse: parseBolagsverketRow, header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey };
+): {
+  parse: Parser;
+  header: boolean;
+  keyOf: (text: string) => string | null;
+  cheapKey: (text: string) => string | null;
+  cheapPerson: (text: string) => boolean;
+} {
+  if (source === 'bolagsverket') {
+    return { parse: parseBolagsverketRow, header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey, cheapPerson: isBolagsverketPerson };
+  }
   if (!isScbHeader(first)) throw new ImportError(line, "the first line is not the header of SCB's file (no PeOrgNr column)");
   let cols: ScbColumns;
   try {
@@ -166,6 +181,8 @@ function parserFor(
       const id = nthField(t, cols.PeOrgNr);
       return /^16\d{10}$/.test(id) ? id.slice(2) : null;
     },
+    // Twelve digits, not 16 first: a personal identity number (parse-row.ts).
+    cheapPerson: (t) => /^(?!16)\d{12}$/.test(nthField(t, cols.PeOrgNr)),
   };
 }
 
@@ -184,6 +201,11 @@ function nthField(text: string, n: number): string {
 /** The org nr of an organisation's line (`"5566778899$ORGNR-IDORG";…`), else null (a person, or dirt). */
 function bolagsverketOrgKey(text: string): string | null {
   return /^\uFEFF?"(\d{10})\$ORGNR-IDORG";/.exec(text)?.[1] ?? null;
+}
+
+/** A sole trader's line (`"196501011234$PERSON-IDORG";…`). */
+function isBolagsverketPerson(text: string): boolean {
+  return /^\uFEFF?"\d{12}\$PERSON-IDORG";/.test(text);
 }
 
 /** The org nr of a line that could not be read, when its first field still gives it. */
