@@ -1,6 +1,7 @@
 // A set of non-negative integers below 2^53 in an open-addressed Float64Array: the seeder marks
 // every org nr it hands out (1.2 million), and a Set of their strings was half of drawing them
 // (hashing each string, and a hash table of a million heap objects for the collector to walk).
+import { hashNumber } from '../core/number-hash.js';
 
 export class SeenNumbers {
   private slots = new Float64Array(1 << 16).fill(-1);
@@ -14,13 +15,7 @@ export class SeenNumbers {
 
   private put(slots: Float64Array, n: number): boolean {
     const mask = slots.length - 1;
-    // Both halves of the number mixed (Murmur3's finaliser), so that numbers that differ only
-    // in their high digits spread too.
-    let h = Math.imul((n >>> 0) ^ Math.floor(n / 4294967296), 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    for (let i = h & mask; ; i = (i + 1) & mask) {
+    for (let i = hashNumber(n) & mask; ; i = (i + 1) & mask) {
       const v = slots[i];
       if (v === n) return false;
       if (v === -1) {

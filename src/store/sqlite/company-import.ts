@@ -27,6 +27,7 @@ import { CompanyWriter } from './company-writer.js';
 import { type Db, dropCompanyIndexes, ensureFingerprintsIndex } from './database.js';
 import { listedRowPages } from './listed-rows.js';
 import { RowidSet } from './rowid-set.js';
+import { RowidsByNumber } from './rowids-by-number.js';
 import { buildCompanyIndexes } from './side-indexes.js';
 import { CountTally } from './stats/count-tally.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
@@ -77,6 +78,9 @@ export async function importCompanies(
   // A source's first import writes most rows of the register: the secondary indexes are dropped
   // and built once at the end, far cheaper than maintaining them row by row.
   const firstLoad = quiet && !atomic;
+  // A first load into an empty register: the rows it writes, by org nr, so that a key the file
+  // repeats finds the row an earlier line wrote without the org nr index.
+  let loadedRows = firstLoad && nextRow === 1 ? new RowidsByNumber() : null;
   // Index builds and large sorts spill to temporary files rather than growing in memory.
   db.pragma('temp_store = FILE');
   // Fewer, larger checkpoints: a page the import writes in many batches is copied back once.
@@ -92,7 +96,9 @@ export async function importCompanies(
       db.exec("DELETE FROM company_sni; INSERT INTO companies_fts (companies_fts) VALUES ('delete-all');");
     }
     // The org nr stays indexed: each batch still looks its keys up (a file may repeat one).
-    db.exec('CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)');
+    // Into an empty register every row is this load's, found by its number in loadedRows: that
+    // index too is built at the end (Bolagsverket's first load: 57 → 47 s at full size).
+    if (!loadedRows) db.exec('CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)');
   }
 
   /** Writes a planned company; returns the row as now stored (its internals apart). */
@@ -105,6 +111,7 @@ export async function importCompanies(
       result.updated++;
     } else {
       row = writer.insert(planned.company, nextRow++, internal, !firstLoad);
+      loadedRows?.set(Number(row.org_nr), row.rowid);
       result.created++;
     }
     counts.add(row);
@@ -146,10 +153,19 @@ export async function importCompanies(
     });
   };
 
+  const readWritten = db.prepare(`${SELECT} WHERE c.rowid IN (SELECT value FROM json_each(?))`).raw(true);
   /** The stored rows of these keys, by org nr. */
   const readRows = (keys: readonly (string | null)[]): Map<string, StoredRow> => {
     const stored = new Map<string, StoredRow>();
-    for (const values of readBatch.all(JSON.stringify(keys.filter((k) => k !== null))) as unknown[][]) {
+    let found: unknown[][];
+    const loaded = loadedRows;
+    if (loaded) {
+      const rowids = keys.map((k) => (k === null ? 0 : loaded.get(Number(k)))).filter((r) => r > 0);
+      found = rowids.length === 0 ? [] : (readWritten.all(JSON.stringify(rowids)) as unknown[][]);
+    } else {
+      found = readBatch.all(JSON.stringify(keys.filter((k) => k !== null))) as unknown[][];
+    }
+    for (const values of found) {
       const row = buildRow(values);
       stored.set(row.org_nr, row);
     }
@@ -257,6 +273,8 @@ export async function importCompanies(
     }
     counts.flush(db);
     if (!atomic && db.inTransaction) db.exec('COMMIT');
+    // Its 48 MB (2.5 million rows) given back before the index builds' memory comes beside it.
+    loadedRows = null;
     // A source's first import has nothing it listed before.
     if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {
       const { sourceBit, plan: planVanished } = opts.vanished;
