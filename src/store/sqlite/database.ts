@@ -14,7 +14,7 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
   // Set before the first table exists (no effect on an existing file): bigger pages make the
   // bulk index builds of a fresh register measurably cheaper.
   db.pragma('page_size = 16384');
-  db.pragma('journal_mode = WAL');
+  enterWal(db);
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
@@ -25,6 +25,28 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
   db.pragma('temp_store = MEMORY');
   if (!opts.readonly) migrate(db);
   return db;
+}
+
+/** How long a process opening a new file waits for another switching it to WAL at the same moment. */
+const WAL_SWITCH_WAIT_MS = 15_000;
+
+/**
+ * Switches the file to WAL. On a new file two processes opening it at once (two `serve` units
+ * started together) both read it in rollback mode and both want its write lock to switch: SQLite
+ * answers one with SQLITE_BUSY at once, without its busy handler (waiting could deadlock), and that
+ * process failed to start. Tried again until the other has switched (then it is a no-op).
+ */
+function enterWal(db: Db): void {
+  const deadline = Date.now() + WAL_SWITCH_WAIT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.random() * 40);
+    }
+  }
 }
 
 /** How long a starting process waits for another that migrates or builds an index. */
