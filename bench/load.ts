@@ -19,25 +19,19 @@ import { fileURLToPath } from 'node:url';
 import { seedRegister } from '../src/app/seed-register.js';
 import { issueKey } from '../src/server/api-keys.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { parseFlags } from './lib/flags.js';
 
 const ROOT = fileURLToPath(new URL(existsSync(fileURLToPath(new URL('../package.json', import.meta.url))) ? '..' : '../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'bolag.js');
 
-interface Args {
+type Args = {
   db: string;
   count: number;
   seconds: number;
-}
+};
 
 function parseArgs(args: string[]): Args {
-  const a: Args = { db: '/tmp/bolag-bench-load/register.db', count: 200_000, seconds: 60 };
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--db') a.db = args[++i];
-    else if (args[i] === '--count') a.count = Number(args[++i]);
-    else if (args[i] === '--seconds') a.seconds = Number(args[++i]);
-    else throw new Error(`unknown argument ${args[i]}`);
-  }
-  return a;
+  return parseFlags<Args>(args, { db: '/tmp/bolag-bench-load/register.db', count: 200_000, seconds: 60 }, { '--db': 'db', '--count': 'count', '--seconds': 'seconds' });
 }
 
 interface Result {

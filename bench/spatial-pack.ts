@@ -9,22 +9,16 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packSpatialIndex, type SpatialPack } from '../src/store/sqlite/company-writer.js';
+import { parseFlags } from './lib/flags.js';
 
-interface Args {
+type Args = {
   db: string;
   runs: number;
   cacheKiB: number;
-}
+};
 
 function parseArgs(args: string[]): Args {
-  const out: Args = { db: '/tmp/bolag-bench/register.db', runs: 3, cacheKiB: 262_144 };
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--db') out.db = args[++i];
-    else if (args[i] === '--runs') out.runs = Number(args[++i]);
-    else if (args[i] === '--cache-kib') out.cacheKiB = Number(args[++i]);
-    else throw new Error(`unknown argument ${args[i]}`);
-  }
-  return out;
+  return parseFlags<Args>(args, { db: '/tmp/bolag-bench/register.db', runs: 3, cacheKiB: 262_144 }, { '--db': 'db', '--runs': 'runs', '--cache-kib': 'cacheKiB' });
 }
 
 export function run(args: string[] = []): void {

@@ -36,7 +36,6 @@ export async function bulkLoadCompanies(
       counts.flush(db);
     })();
     ensureCompanyIndexes(db);
-    db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')");
     // A sample is enough for the planner's choices and keeps ANALYZE cheap on a million rows.
     db.pragma('analysis_limit = 2000');
     db.exec('ANALYZE');

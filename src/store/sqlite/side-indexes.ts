@@ -27,10 +27,7 @@ export function canBuildBeside(db: Db): boolean {
 /** Builds what a first load dropped; `fingerprints` also the fingerprints index. */
 export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean }): Promise<void> {
   if (!canBuildBeside(db)) {
-    db.transaction(() => {
-      buildIndexesInBulk(db, { spatial: IMPORT_SPATIAL_PACK });
-      db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')");
-    })();
+    db.transaction(() => buildIndexesInBulk(db, { spatial: IMPORT_SPATIAL_PACK }))();
     ensureCompanyIndexes(db);
     if (opts.fingerprints) ensureFingerprintsIndex(db);
     return;
@@ -47,8 +44,6 @@ export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean 
     await buildIndexesBeside(db, {
       dir: side,
       cacheKiB: IMPORT_SIDE_CACHE_KIB,
-      // One segment: else the next import's merges rewrite the whole index (bulk/index-thread.ts).
-      optimize: true,
       spatial: IMPORT_SPATIAL_PACK,
       // Its work is SQLite's: a small JavaScript heap, counted in the importer's memory.
       resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },

@@ -19,12 +19,6 @@ export interface IndexThreadData {
    * so do its sorts, the streamed spatial index's too, in runs of this size spilled to disk.
    */
   cacheKiB: number;
-  /**
-   * Merge the full-text index into one segment at the end. Left in the dozens of segments its
-   * build flushed, the next writes' automatic merges would cascade into the large ones and
-   * rewrite the whole index (4.5 of a weekly update's 35 s at full size).
-   */
-  optimize: boolean;
   /** Gather the index in memory up to this size before writing a segment (the seeder's; an import's memory stays small). */
   ftsHashBytes?: number;
   /** How the spatial index is packed (the import streams it: its memory). */
@@ -55,7 +49,6 @@ db.exec('CREATE TEMP VIEW companies AS SELECT * FROM register.companies');
 if (data.ftsHashBytes) db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${data.ftsHashBytes})`);
 db.transaction(() => buildIndexesInBulk(db, { spatial: data.spatial }))();
 if (data.ftsHashBytes) db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_BYTES})`);
-if (data.optimize) db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')");
 db.exec('DETACH register');
 db.close();
 parentPort!.postMessage('built');

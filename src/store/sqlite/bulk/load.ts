@@ -67,7 +67,6 @@ export async function loadInThreads(db: Db, seed: string, count: number, threads
     await buildIndexesBeside(db, {
       dir: side,
       cacheKiB: SIDE_CACHE_KIB,
-      optimize: true,
       ftsHashBytes: SEED_FTS_HASH_BYTES,
       spatial: SEED_SPATIAL_PACK,
       onIndex: (done, total) => onProgress?.(done, (steps = total + 1), 'indexes'),

@@ -29,9 +29,8 @@ export function hasIndexThread(): boolean {
 export interface BesideOptions {
   /** A directory of the caller's for the side database. */
   dir: string;
-  /** The index thread's page cache, whether it merges the full-text index, its hash and how it packs the spatial index (IndexThreadData). */
+  /** The index thread's page cache, the full-text index's hash and how it packs the spatial index (IndexThreadData). */
   cacheKiB: number;
-  optimize: boolean;
   ftsHashBytes?: number;
   spatial: SpatialPack;
   resourceLimits?: ResourceLimits;
@@ -48,7 +47,7 @@ export interface BesideOptions {
  */
 export async function buildIndexesBeside(db: Db, opts: BesideOptions): Promise<void> {
   const path = join(opts.dir, 'indexes.db');
-  const data: IndexThreadData = { register: resolve(db.name), path, schema: sideSchema(db), cacheKiB: opts.cacheKiB, optimize: opts.optimize, ftsHashBytes: opts.ftsHashBytes, spatial: opts.spatial };
+  const data: IndexThreadData = { register: resolve(db.name), path, schema: sideSchema(db), cacheKiB: opts.cacheKiB, ftsHashBytes: opts.ftsHashBytes, spatial: opts.spatial };
   // Settles to whether the thread built its part (never rejects).
   const thread = runIndexThread(data, opts.resourceLimits).then(
     () => true,
