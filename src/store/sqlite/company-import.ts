@@ -26,6 +26,7 @@ import { COMPANY_COLUMNS, companyArrayReader, type CompanyRow, INTERNAL_COLUMNS,
 import { CompanyWriter } from './company-writer.js';
 import { type Db, dropCompanyIndexes, ensureFingerprintsIndex } from './database.js';
 import { listedRowPages } from './listed-rows.js';
+import { ListedFingerprints } from '../listed-fingerprints.js';
 import { RowidSet } from './rowid-set.js';
 import { RowidsByNumber } from './rowids-by-number.js';
 import { buildCompanyIndexes } from './side-indexes.js';
@@ -35,12 +36,6 @@ import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 type StoredRow = CompanyRow & CompanyInternals;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
 const IMPORT_CACHE_SIZE = -16384;
-/**
- * Records whose fingerprints are read at once. At full size (3 million lines, an index of ~100 MB
- * against a 16 MB cache) a Bolagsverket week 2 took 32.7 s with a read per batch (2,000) and
- * 28.6–28.8 s with windows of 16,384; 32,768 was no faster and held ~20 MB more.
- */
-const FINGERPRINT_WINDOW = 16_384;
 const COLUMNS = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
 const SELECT = `SELECT ${COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
 // Rows are read as arrays and built by one compiled object literal: far cheaper per row than
@@ -127,27 +122,21 @@ export async function importCompanies(
   const fingerprintColumn = opts.fingerprints;
   // A first load reads no fingerprints and gets the index with the others at its end.
   if (fingerprintColumn && !firstLoad) ensureFingerprintsIndex(db);
-  const readFingerprints = fingerprintColumn
-    ? db.prepare(`SELECT org_nr, rowid, ${fingerprintColumn} FROM companies WHERE org_nr IN (SELECT value FROM json_each(?))`).raw(true)
-    : null;
   const setFingerprint = fingerprintColumn ? db.prepare(`UPDATE companies SET ${fingerprintColumn} = ? WHERE rowid = ?`) : null;
+  // Unchanged lines are settled against the fingerprints of every listed row, read here at once.
+  const listed = fingerprintColumn && !quiet ? readListed(db, fingerprintColumn) : null;
 
-  /**
-   * The records whose line is unchanged since the last import, settled here (seen, unchanged), in
-   * one read for a whole window of records (FINGERPRINT_WINDOW). A key the window repeats is
-   * left to the batches: an earlier line of it may be written before the later one is compared.
-   */
-  const withoutUnchanged = (window: ImportRecord[]): ImportRecord[] => {
-    const stored = new Map<string, [number, number | null]>();
-    const keys = window.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
-    for (const [org, rowid, hash] of readFingerprints!.all(JSON.stringify(keys.filter((k) => k !== null))) as [string, number, number | null][]) {
-      stored.set(org, [rowid, hash]);
-    }
-    for (const key of repeatedKeys(keys)) stored.delete(key);
-    return window.filter((r, i) => {
-      const hit = keys[i] === null ? undefined : stored.get(keys[i]!);
-      if (!hit || hit[1] !== r.fingerprint) return true;
-      seen.add(hit[0]);
+  /** The records whose line is unchanged since the last import, settled here (seen, unchanged). */
+  const withoutUnchanged = (batch: ImportRecord[], prints: ListedFingerprints): ImportRecord[] => {
+    const keys = batch.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
+    // A key the batch repeats is planned line by line: its earlier line may change what the later one compares with.
+    const repeated = repeatedKeys(keys);
+    return batch.filter((r, i) => {
+      const key = keys[i];
+      if (key === null || repeated.has(key)) return true;
+      const entry = prints.find(key);
+      if (entry < 0 || prints.fingerprint(entry) !== r.fingerprint) return true;
+      seen.add(prints.rowid(entry));
       result.unchanged++;
       return false;
     });
@@ -215,11 +204,13 @@ export async function importCompanies(
         // Same data from a new line (or a first fingerprint): remembered, so it is skipped next time.
         if (row && setFingerprint && record.fingerprint !== undefined && row[fingerprintColumn!] !== record.fingerprint) {
           setFingerprint.run(record.fingerprint, row.rowid);
+          listed?.set(key!, record.fingerprint);
         }
         return;
       }
       if (fingerprintColumn && record.fingerprint !== undefined) {
         result1.company.internal = { ...(result1.company.internal ?? (row ? internalsOf(row) : NO_INTERNALS)), [fingerprintColumn]: record.fingerprint };
+        if (key !== null) listed?.set(key, record.fingerprint);
       }
       const written = write(result1, row);
       seen.add(written.row.rowid);
@@ -232,11 +223,7 @@ export async function importCompanies(
     });
   };
 
-  // Unchanged lines are settled a window at a time: the window's keys are looked up in the
-  // fingerprints index in their order (the IN list is sorted), so each page of the index (larger
-  // than the page cache) is read about once a window instead of about once a batch.
-  const settling = readFingerprints !== null && !quiet;
-  const windows = inBatches(records, settling ? FINGERPRINT_WINDOW : batchSize);
+  const batches = inBatches(records, batchSize);
   let read = 0;
   if (atomic) db.exec('BEGIN IMMEDIATE');
   try {
@@ -258,17 +245,14 @@ export async function importCompanies(
         db.exec('COMMIT');
       }
     };
-    for await (const window of windows) {
-      begin();
-      // Settled in the transaction that read the fingerprints: no other writer came between.
-      const rest = settling ? withoutUnchanged(window) : window;
-      for (let i = 0; i < rest.length; i += batchSize) {
+    for await (const all of batches) {
+      const batch = listed ? withoutUnchanged(all, listed) : all;
+      if (batch.length > 0) {
         begin();
-        applyBatch(rest.length <= batchSize ? rest : rest.slice(i, i + batchSize));
+        applyBatch(batch);
         commitIfDue();
       }
-      commitIfDue();
-      read += window.length;
+      read += all.length;
       opts.onBatch?.(read);
     }
     counts.flush(db);
@@ -280,7 +264,7 @@ export async function importCompanies(
       const { sourceBit, plan: planVanished } = opts.vanished;
       result.vanished = 0;
       const byRowid = db.prepare(`${SELECT} WHERE c.rowid = ?`).raw(true);
-      for (const ids of listedRowPages(db, sourceBit, fingerprintColumn)) {
+      for (const ids of listed ? listed.unseenPages(seen) : listedRowPages(db, sourceBit)) {
         const markGone = () => {
           for (const id of ids) {
             if (seen.has(id)) continue;
@@ -332,4 +316,16 @@ function internalsOf(row: CompanyInternals): CompanyInternals {
     bolagsverket_hash: row.bolagsverket_hash ?? null,
     scb_hash: row.scb_hash ?? null,
   };
+}
+
+/** Every row that lists the source, by its line's fingerprint (ListedFingerprints), in one read. */
+function readListed(db: Db, column: string): ListedFingerprints {
+  const where = `FROM companies INDEXED BY companies_fingerprints WHERE ${column} IS NOT NULL`;
+  return db.transaction(() => {
+    const listed = new ListedFingerprints(db.prepare(`SELECT count(*) ${where}`).pluck().get() as number);
+    for (const [orgNr, rowid, print] of db.prepare(`SELECT org_nr, rowid, ${column} ${where} ORDER BY org_nr`).raw(true).iterate() as Iterable<[string, number, number]>) {
+      listed.add(orgNr, rowid, print);
+    }
+    return listed;
+  })();
 }

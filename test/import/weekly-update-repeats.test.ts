@@ -1,7 +1,7 @@
-// A weekly open-data update on SQLite settles its unchanged lines a window of records at a time
-// (store/sqlite/company-import.ts, FINGERPRINT_WINDOW): an org nr the window repeats is never
-// settled from the fingerprints read before an earlier line of it was written. And a first load
-// leaves its full-text index merged, so that the next update's merges do not rewrite all of it.
+// A weekly open-data update settles its unchanged lines against the fingerprints it read when it
+// started (store/listed-fingerprints.ts): an org nr the file repeats is never settled from a
+// fingerprint older than what an earlier line of it wrote. And a first load leaves its full-text
+// index merged, so that the next update's merges do not rewrite all of it.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,8 +41,8 @@ const stores = [
 ];
 
 for (const flavour of stores) {
-  describe(`a weekly update on ${flavour.name}, a window of records at a time`, () => {
-    it('plans an org nr that a window repeats line by line: the later line wins, even where it equals what was stored', async () => {
+  describe(`a weekly update on ${flavour.name}, settled against the fingerprints read at its start`, () => {
+    it('plans an org nr that the file repeats line by line: the later line wins, even where it equals what was stored', async () => {
       const store = await flavour.open();
       try {
         const week1 = join(FIXTURES, 'bolagsverket-week1.txt');
@@ -50,8 +50,9 @@ for (const flavour of stores) {
         const [header, first] = readFileSync(week1, 'utf8').split('\n');
         expect(first).toContain('"5566778899$ORGNR-IDORG"');
         const renamed = first.replace('Exempel Sverige AB$', 'Exempel Omdöpt AB$');
-        // Week 1's line again after a renaming one, in one batch and in batches of one (so, on
-        // SQLite, a window of several batches): the company ends as week 1 left it, both changes told.
+        // Week 1's line again after a renaming one, in one batch and in batches of one (the later
+        // line then compared after the earlier was written): the company ends as week 1 left it,
+        // both changes told.
         const file = join(dir, `repeated-${flavour.name}.txt`);
         writeFileSync(file, `${header}\n${renamed}\n${first}\n`);
         for (const batchSize of [2_000, 1]) {

@@ -1,0 +1,59 @@
+// The fingerprints a weekly import reads at its start: found by org nr, kept as the import writes
+// them, and the rows it never saw handed back in org nr order for the vanished step.
+import { describe, expect, it } from 'vitest';
+import { ListedFingerprints } from '../../src/store/listed-fingerprints.js';
+import { RowidSet } from '../../src/store/sqlite/rowid-set.js';
+
+function listedOf(rows: [string, number, number][]): ListedFingerprints {
+  const listed = new ListedFingerprints(rows.length);
+  for (const [orgNr, rowid, print] of rows) listed.add(orgNr, rowid, print);
+  return listed;
+}
+
+describe('ListedFingerprints', () => {
+  it('finds every listed org nr and nothing else, as a Map of the same rows does', () => {
+    const rows: [string, number, number][] = [];
+    for (let i = 0; i < 5_000; i++) rows.push([String(5_560_000_000 + i * 7), i + 1, 2 ** 52 - i * 13]);
+    const listed = listedOf(rows);
+    const byKey = new Map(rows.map(([k, rowid, print]) => [k, { rowid, print }]));
+    for (let n = 5_559_999_990; n < 5_560_000_000 + 5_000 * 7 + 10; n++) {
+      const entry = listed.find(String(n));
+      const expected = byKey.get(String(n));
+      if (!expected) {
+        expect(entry, String(n)).toBe(-1);
+        continue;
+      }
+      expect(listed.rowid(entry)).toBe(expected.rowid);
+      expect(listed.fingerprint(entry)).toBe(expected.print);
+    }
+  });
+
+  it('keeps the fingerprint the import wrote, and ignores an org nr it does not list', () => {
+    const listed = listedOf([['5560000001', 1, 10], ['5560000002', 2, 20]]);
+    listed.set('5560000002', 99);
+    listed.set('5569999999', 7);
+    expect(listed.fingerprint(listed.find('5560000002'))).toBe(99);
+    expect(listed.fingerprint(listed.find('5560000001'))).toBe(10);
+    expect(listed.find('5569999999')).toBe(-1);
+  });
+
+  it('hands back the rows not seen, in org nr order, a page at a time', () => {
+    const listed = listedOf([['5560000001', 9, 1], ['5560000002', 3, 1], ['5560000003', 5, 1], ['5560000004', 1, 1], ['5560000005', 2, 1]]);
+    const seen = new RowidSet();
+    seen.add(3);
+    seen.add(2);
+    expect([...listed.unseenPages(seen, 2)]).toEqual([[9, 5], [1]]);
+    seen.add(9);
+    seen.add(5);
+    seen.add(1);
+    expect([...listed.unseenPages(seen, 2)]).toEqual([]);
+  });
+
+  it('refuses rows out of order or beyond the count, rather than answering wrongly', () => {
+    const listed = new ListedFingerprints(2);
+    listed.add('5560000002', 1, 1);
+    expect(() => listed.add('5560000001', 2, 1)).toThrow(/out of order/);
+    listed.add('5560000003', 2, 1);
+    expect(() => listed.add('5560000004', 3, 1)).toThrow(/more listed rows than counted/);
+  });
+});
