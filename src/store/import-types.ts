@@ -24,6 +24,12 @@ export interface ImportRecord {
    * may then settle it against the stored company without making `data`.
    */
   text?: string;
+  /**
+   * The register row the line names (our JSONL's id), with `key` and `text`: where the store looks
+   * first for the record the line may equal (one lookup by row, none by org nr). Only a hint: a
+   * line is settled only when it equals the stored record, id and org nr included.
+   */
+  row?: number;
 }
 
 /**

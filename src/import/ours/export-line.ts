@@ -1,11 +1,22 @@
 // Our JSONL as the export writes it: one company a line, `{"id":"…","org_nr":"…",…}`, the
 // stored record serialised as is. A line of that shape is looked up by the org nr of its head
 // without parsing it, and a line equal to the stored record's serialisation is unchanged.
+import { rowFromCompanyId } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { ImportRecord, StoredCompany } from '../../store/import-types.js';
 
 const HEAD = '{"id":"';
 const ORG_NR = ',"org_nr":"';
+
+/**
+ * The register row a line's head names by its id (`c_` and the row in base 36), or null. Only a
+ * hint where to find the stored record the line may equal: the line is compared with all of it.
+ */
+export function exportLineRow(text: string): number | null {
+  if (!text.startsWith(HEAD)) return null;
+  const idEnd = text.indexOf('"', HEAD.length);
+  return idEnd < 0 ? null : rowFromCompanyId(text.slice(HEAD.length, idEnd));
+}
 
 /**
  * The normalised org nr of a line that starts as the export writes one, or null. Only the head

@@ -3,17 +3,19 @@
 // JSON stops the import at the same line as when lines were parsed as they were read.
 import type { ImportRecord } from '../../store/import-types.js';
 import { ImportError } from '../import-error.js';
-import { exportLineKey } from './export-line.js';
+import { exportLineKey, exportLineRow } from './export-line.js';
 
 export class JsonlRecord implements ImportRecord {
   private parsed: Record<string, unknown> | undefined;
   readonly key: string | undefined;
+  readonly row: number | undefined;
 
   constructor(
     readonly line: number,
     readonly text: string,
   ) {
     this.key = exportLineKey(text) ?? undefined;
+    this.row = this.key === undefined ? undefined : (exportLineRow(text) ?? undefined);
   }
 
   get data(): Record<string, unknown> {
