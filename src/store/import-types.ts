@@ -177,6 +177,12 @@ export interface ImportOptions {
     plan: (existing: StoredCompany, now: string) => PlannedWrite | null;
     /** Asked after the last batch: false skips the step (say, a file that was mostly unreadable). */
     enabled?: () => boolean;
+    /**
+     * The most rows the step may mark, given how many the source listed: when more are gone,
+     * none is marked and ImportResult.vanishedWithheld says how many (a file cut short must not
+     * mark the register as gone). Asked where the store knows the listed rows (with fingerprints).
+     */
+    limit?: (listed: number) => number;
   };
   /**
    * The first import of a source (no company lists this SOURCE_BITS bit yet) records no events:
@@ -193,5 +199,7 @@ export interface ImportResult {
   unchanged: number;
   /** Companies the source no longer lists, marked by `vanished.plan`. */
   vanished?: number;
+  /** Companies the source no longer lists, not marked: more than `vanished.limit` allows. */
+  vanishedWithheld?: number;
   events: Partial<Record<EventType, number>>;
 }

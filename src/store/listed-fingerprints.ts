@@ -67,6 +67,19 @@ export class ListedFingerprints {
     if (entry >= 0) this.prints[entry] = fingerprint;
   }
 
+  /** How many listed rows `seen` does not hold. */
+  unseenCount(seen: { has(rowid: number): boolean }): number {
+    let n = 0;
+    for (let i = 0; i < this.size; i++) if (!seen.has(this.rowids[i])) n++;
+    return n;
+  }
+
+  /** Whether the vanished step may mark the rows not seen (ImportOptions.vanished.limit). */
+  vanishedWithinLimit(seen: { has(rowid: number): boolean }, limit: ((listed: number) => number) | undefined): { gone: number; allowed: boolean } {
+    const gone = this.unseenCount(seen);
+    return { gone, allowed: limit === undefined || gone <= limit(this.size) };
+  }
+
   /** The listed rows `seen` does not hold, in org nr order, a page at a time. */
   *unseenPages(seen: { has(rowid: number): boolean }, pageSize = 10_000): Generator<number[]> {
     let page: number[] = [];

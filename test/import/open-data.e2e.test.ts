@@ -2,11 +2,12 @@
 // merged into one register, read back field by field over HTTP from a real server, and a second
 // week's files turned into webhook deliveries. Run `npm run build` first. On SQLite, and on
 // PostgreSQL in the http-on-postgres project (BOLAG_TEST_STORE: test/helpers/test-store.ts).
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
+import { generateBolagsverket } from '../../bench/import-bulk/generate-bolagsverket.js';
 import { municipalityByCode } from '../../src/reference/municipalities.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -236,6 +237,33 @@ describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 
     } finally {
       await s.close();
     }
+  });
+
+  it('marks no organisation as vanished when more than 5 % of those listed are gone (a file cut short), unless --mark-all-vanished', async () => {
+    const cut = newDatabase('cut-short.db');
+    const whole = join(dir, 'bolagsverket-3000.txt');
+    generateBolagsverket(whole, 3_000, 1);
+    const first = await bolag([...cut.flags, 'db', 'import', '--source', 'bolagsverket', whole]);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    const listed = Number(JSON.parse(String(first.stdout)).created);
+    // The same file cut short after 200 lines: what it still lists is unchanged, the rest missing.
+    const short = join(dir, 'bolagsverket-cut.txt');
+    writeFileSync(short, `${readFileSync(whole, 'utf8').split('\n').slice(0, 201).join('\n')}\n`);
+    const withheld = await bolag([...cut.flags, 'db', 'import', '--source', 'bolagsverket', short]);
+    expect(withheld.exitCode, String(withheld.stderr)).toBe(0);
+    const summary = JSON.parse(String(withheld.stdout));
+    expect(summary.vanished).toBe(0);
+    expect(summary.vanished_not_marked).toBeGreaterThan(1_000);
+    expect(summary.vanished_not_marked).toBe(listed - summary.unchanged);
+    expect(summary.events).toEqual({});
+    expect(String(withheld.stderr)).toMatch(/none was marked as vanished.*--mark-all-vanished/);
+    // None was marked: the next import, told to, finds every one of them still listed.
+    const marked = await bolag([...cut.flags, 'db', 'import', '--source', 'bolagsverket', '--mark-all-vanished', short]);
+    expect(marked.exitCode, String(marked.stderr)).toBe(0);
+    const after = JSON.parse(String(marked.stdout));
+    expect(after.vanished).toBe(summary.vanished_not_marked);
+    expect(after.vanished_not_marked).toBeUndefined();
+    expect(String(marked.stderr)).not.toContain('--mark-all-vanished');
   });
 
   it('--include-persons imports sole traders as enskild_näringsidkare', async () => {

@@ -34,7 +34,8 @@ export function buildDbCommand(f: Factory): Command {
         '--source ours (default): JSONL or CSV in the export\'s own shape; a bad line stops the import with its line number ' +
         'and changes nothing.\n' +
         '--source bolagsverket | scb: the weekly bulk file (the .zip, read as a stream, or the .txt inside). Each source ' +
-        'updates only the fields it owns; organisations the file no longer lists are marked avregistrerad, never deleted. ' +
+        'updates only the fields it owns; organisations the file no longer lists are marked avregistrerad, never deleted ' +
+        '(unless they are more than 5 % of those it listed: then none is, until --mark-all-vanished). ' +
         'Sole traders (personal identity numbers) are left out unless --include-persons. A line that cannot be read is ' +
         'reported with its line number and skipped, unless --strict.',
     )
@@ -43,12 +44,14 @@ export function buildDbCommand(f: Factory): Command {
     .option('--include-persons', 'Also import sole traders registered under personal identity numbers (personal data)')
     .option('--strict', 'Stop at the first line that cannot be read, changing nothing')
     .option('--errors <file>', 'Write every line that could not be read to this file (line, reason, text; tab-separated)')
-    .action(async (file: string, raw: { source: 'ours' | 'bolagsverket' | 'scb'; includePersons?: boolean; strict?: boolean; errors?: string }) => {
-      if (raw.source === 'ours' && (raw.includePersons || raw.errors)) {
-        throw new UsageError('--include-persons and --errors apply to --source bolagsverket or scb.', { flag: raw.errors ? '--errors' : '--include-persons' });
+    .option('--mark-all-vanished', 'Mark every organisation the file no longer lists, even more than 5 % of those it listed')
+    .action(async (file: string, raw: { source: 'ours' | 'bolagsverket' | 'scb'; includePersons?: boolean; strict?: boolean; errors?: string; markAllVanished?: boolean }) => {
+      if (raw.source === 'ours' && (raw.includePersons || raw.errors || raw.markAllVanished)) {
+        const flag = raw.errors ? '--errors' : raw.markAllVanished ? '--mark-all-vanished' : '--include-persons';
+        throw new UsageError('--include-persons, --errors and --mark-all-vanished apply to --source bolagsverket or scb.', { flag });
       }
       const { dbImportRun } = await import('./db/import.js');
-      return dbImportRun({ ...base(), file, source: raw.source, includePersons: raw.includePersons, strict: raw.strict, errorsFile: raw.errors });
+      return dbImportRun({ ...base(), file, source: raw.source, includePersons: raw.includePersons, strict: raw.strict, markAllVanished: raw.markAllVanished, errorsFile: raw.errors });
     });
 
   db.command('stats')

@@ -253,6 +253,11 @@ export async function importCompanies(
     if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {
       result.vanished = 0;
       if (listed) {
+        const within = listed.vanishedWithinLimit(seen, opts.vanished.limit);
+        if (!within.allowed) {
+          result.vanishedWithheld = within.gone;
+          return;
+        }
         for (const gone of listed.unseenPages(seen)) await inTx((client) => markVanished(client, gone));
         return;
       }

@@ -278,7 +278,10 @@ export async function importCompanies(
       const { sourceBit, plan: planVanished } = opts.vanished;
       result.vanished = 0;
       const byRowid = db.prepare(`${SELECT} WHERE c.rowid = ?`).raw(true);
-      for (const ids of listed ? listed.unseenPages(seen) : listedRowPages(db, sourceBit)) {
+      const within = listed?.vanishedWithinLimit(seen, opts.vanished.limit);
+      if (within && !within.allowed) result.vanishedWithheld = within.gone;
+      const pages = !listed ? listedRowPages(db, sourceBit) : within!.allowed ? listed.unseenPages(seen) : [];
+      for (const ids of pages) {
         const markGone = () => {
           for (const id of ids) {
             if (seen.has(id)) continue;

@@ -27,11 +27,20 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         source,
         includePersons: opts.includePersons,
         strict: opts.strict,
+        markAllVanished: opts.markAllVanished,
         onError: (line, message, text) => errors.add(line, message, text),
         onProgress: (p) => progress.update(p),
       });
       progress.done();
-      report(opts, result, { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, vanished: result.vanished ?? 0 });
+      const extra: Record<string, number> = { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, vanished: result.vanished ?? 0 };
+      if (result.vanishedWithheld) extra.vanished_not_marked = result.vanishedWithheld;
+      report(opts, result, extra);
+      if (result.vanishedWithheld) {
+        io.stderr.write(
+          `Warning: ${result.vanishedWithheld.toLocaleString('en')} organisations this source listed before are not in the file; none was marked as vanished, ` +
+            `as that is more than one import marks unless told (a file cut short?). Re-run with --mark-all-vanished to mark them.\n`,
+        );
+      }
     } finally {
       progress.done();
       await errors.close();

@@ -16,5 +16,6 @@ export interface DbImportOptions extends DbOptions {
   source?: 'ours' | 'bolagsverket' | 'scb';
   includePersons?: boolean;
   strict?: boolean;
+  markAllVanished?: boolean;
   errorsFile?: string;
 }
