@@ -12,7 +12,7 @@ export interface OpenDataImportOptions {
   includePersons?: boolean;
   strict?: boolean;
   batchSize?: number;
-  /** Mark every organisation the file no longer lists, however many (VANISHED_LIMIT otherwise). */
+  /** Mark every organisation the file no longer lists, however many (else at most vanishedLimit). */
   markAllVanished?: boolean;
   onError?: (line: number, message: string, text: string) => void;
   /** After each batch: records read, uncompressed bytes read and in all. */
