@@ -8,6 +8,10 @@
 // too (`set`), so a key that a later line repeats compares with what the earlier one stored.
 // Another process importing the same source at the same time is not followed; two imports of one
 // source interleave batch by batch, and which line of a company wins is theirs to race for anyway.
+import { normalizeOrgNr } from '../core/orgnr.js';
+import { type ImportRecord, repeatedKeys } from './import-types.js';
+
+type Seen = { has(rowid: number): boolean };
 
 export class ListedFingerprints {
   private readonly keys: Float64Array;
@@ -67,21 +71,37 @@ export class ListedFingerprints {
     if (entry >= 0) this.prints[entry] = fingerprint;
   }
 
-  /** How many listed rows `seen` does not hold. */
-  unseenCount(seen: { has(rowid: number): boolean }): number {
-    let n = 0;
-    for (let i = 0; i < this.size; i++) if (!seen.has(this.rowids[i])) n++;
-    return n;
+  /**
+   * The batch less its lines unchanged since the last import (the fingerprint stored for their
+   * org nr is theirs); `unchanged` is told each settled row. A key the batch repeats is left to be
+   * planned line by line: its earlier line may change what the later one compares with.
+   */
+  withoutUnchanged(batch: ImportRecord[], unchanged: (rowid: number) => void): ImportRecord[] {
+    const keys = batch.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
+    const repeated = repeatedKeys(keys);
+    return batch.filter((r, i) => {
+      const key = keys[i];
+      if (key === null || repeated.has(key)) return true;
+      const entry = this.find(key);
+      if (entry < 0 || this.prints[entry] !== r.fingerprint) return true;
+      unchanged(this.rowids[entry]);
+      return false;
+    });
   }
 
-  /** Whether the vanished step may mark the rows not seen (ImportOptions.vanished.limit). */
-  vanishedWithinLimit(seen: { has(rowid: number): boolean }, limit: ((listed: number) => number) | undefined): { gone: number; allowed: boolean } {
-    const gone = this.unseenCount(seen);
-    return { gone, allowed: limit === undefined || gone <= limit(this.size) };
+  /**
+   * The vanished step's rows: those listed that `seen` does not hold, in pages. None when more
+   * are gone than `limit` allows (ImportOptions.vanished.limit); `withheld` then says how many.
+   */
+  vanished(seen: Seen, limit: ((listed: number) => number) | undefined): { pages: Iterable<number[]>; withheld: number } {
+    let gone = 0;
+    for (let i = 0; i < this.size; i++) if (!seen.has(this.rowids[i])) gone++;
+    if (limit !== undefined && gone > limit(this.size)) return { pages: [], withheld: gone };
+    return { pages: this.unseenPages(seen), withheld: 0 };
   }
 
   /** The listed rows `seen` does not hold, in org nr order, a page at a time. */
-  *unseenPages(seen: { has(rowid: number): boolean }, pageSize = 10_000): Generator<number[]> {
+  *unseenPages(seen: Seen, pageSize = 10_000): Generator<number[]> {
     let page: number[] = [];
     for (let i = 0; i < this.size; i++) {
       const rowid = this.rowids[i];

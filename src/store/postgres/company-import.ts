@@ -76,6 +76,10 @@ export async function importCompanies(
   const bulk = quiet;
   if (!bulk) await db.query(COMPANY_INDEXES.map((i) => i.sql).join('; '));
   const listed = fingerprintColumn && !quiet ? await readListed(db, fingerprintColumn) : null;
+  const settleUnchanged = (rowid: number) => {
+    seen.add(rowid);
+    result.unchanged++;
+  };
 
   /**
    * The records that are the stored company exactly (ImportOptions.matchesStored), settled here
@@ -92,35 +96,19 @@ export async function importCompanies(
       const { rows } = await client.query<CompanyRow>(`SELECT ${readColumns(true)} FROM companies c WHERE c.org_nr = ANY($1::text[])`, [wanted]);
       for (const row of rows) records.set(row.org_nr, row);
     }
-    return settleMatching(batch, heads, records, (row) => rowToCompany(row, { expand: true }), matches, (rowid) => {
-      seen.add(rowid);
-      result.unchanged++;
-    }, probe);
+    return settleMatching(batch, heads, records, (row) => rowToCompany(row, { expand: true }), matches, settleUnchanged, probe);
   };
 
   /** One batch, in the caller's transaction: compared, planned, written. */
   const applyBatch = async (client: pg.ClientBase, all: ImportRecord[]): Promise<void> => {
-    await client.query(`SELECT ${IMPORT_LOCK}`);
-    let nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
-    let batch = all;
-    const setFingerprints: [number, number][] = [];
     // A first load has no fingerprints of this source to compare with. Lines unchanged since the
     // last import are settled from the fingerprints read at the start (their records need not
-    // even be parsed: ImportRecord.key); a key the batch repeats is planned line by line, as an
-    // earlier line may change it first.
-    if (listed) {
-      const printKeys = all.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
-      const repeated = repeatedKeys(printKeys);
-      batch = all.filter((r, i) => {
-        const key = printKeys[i];
-        if (key === null || repeated.has(key)) return true;
-        const entry = listed.find(key);
-        if (entry < 0 || listed.fingerprint(entry) !== r.fingerprint) return true;
-        seen.add(listed.rowid(entry));
-        result.unchanged++;
-        return false;
-      });
-    }
+    // even be parsed: ImportRecord.key), before the lock: a batch of them writes nothing.
+    let batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : all;
+    if (batch.length === 0) return;
+    await client.query(`SELECT ${IMPORT_LOCK}`);
+    let nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
+    const setFingerprints: [number, number][] = [];
     if (opts.matchesStored) batch = await withoutMatching(client, batch, opts.matchesStored);
     const batchKeys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
     if (batch.length === 0) return;
@@ -253,12 +241,9 @@ export async function importCompanies(
     if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {
       result.vanished = 0;
       if (listed) {
-        const within = listed.vanishedWithinLimit(seen, opts.vanished.limit);
-        if (!within.allowed) {
-          result.vanishedWithheld = within.gone;
-          return;
-        }
-        for (const gone of listed.unseenPages(seen)) await inTx((client) => markVanished(client, gone));
+        const gone = listed.vanished(seen, opts.vanished.limit);
+        if (gone.withheld > 0) result.vanishedWithheld = gone.withheld;
+        for (const ids of gone.pages) await inTx((client) => markVanished(client, ids));
         return;
       }
       const where = `(sources & ${Number(opts.vanished.sourceBit)}) != 0`;

@@ -125,21 +125,9 @@ export async function importCompanies(
   const setFingerprint = fingerprintColumn ? db.prepare(`UPDATE companies SET ${fingerprintColumn} = ? WHERE rowid = ?`) : null;
   // Unchanged lines are settled against the fingerprints of every listed row, read here at once.
   const listed = fingerprintColumn && !quiet ? readListed(db, fingerprintColumn) : null;
-
-  /** The records whose line is unchanged since the last import, settled here (seen, unchanged). */
-  const withoutUnchanged = (batch: ImportRecord[], prints: ListedFingerprints): ImportRecord[] => {
-    const keys = batch.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
-    // A key the batch repeats is planned line by line: its earlier line may change what the later one compares with.
-    const repeated = repeatedKeys(keys);
-    return batch.filter((r, i) => {
-      const key = keys[i];
-      if (key === null || repeated.has(key)) return true;
-      const entry = prints.find(key);
-      if (entry < 0 || prints.fingerprint(entry) !== r.fingerprint) return true;
-      seen.add(prints.rowid(entry));
-      result.unchanged++;
-      return false;
-    });
+  const settleUnchanged = (rowid: number) => {
+    seen.add(rowid);
+    result.unchanged++;
   };
 
   const readWritten = db.prepare(`${SELECT} WHERE c.rowid IN (SELECT value FROM json_each(?))`).raw(true);
@@ -193,10 +181,7 @@ export async function importCompanies(
         records.set(row.org_nr, row);
       }
     }
-    return settleMatching(batch, heads, records, (row) => rowToCompany(row, { expand: true }), matchesStored, (rowid) => {
-      seen.add(rowid);
-      result.unchanged++;
-    }, probe);
+    return settleMatching(batch, heads, records, (row) => rowToCompany(row, { expand: true }), matchesStored, settleUnchanged, probe);
   };
 
   const applyBatch = (all: ImportRecord[]): void => {
@@ -260,7 +245,7 @@ export async function importCompanies(
       }
     };
     for await (const all of batches) {
-      const batch = listed ? withoutUnchanged(all, listed) : all;
+      const batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : all;
       if (batch.length > 0) {
         begin();
         applyBatch(batch);
@@ -278,10 +263,9 @@ export async function importCompanies(
       const { sourceBit, plan: planVanished } = opts.vanished;
       result.vanished = 0;
       const byRowid = db.prepare(`${SELECT} WHERE c.rowid = ?`).raw(true);
-      const within = listed?.vanishedWithinLimit(seen, opts.vanished.limit);
-      if (within && !within.allowed) result.vanishedWithheld = within.gone;
-      const pages = !listed ? listedRowPages(db, sourceBit) : within!.allowed ? listed.unseenPages(seen) : [];
-      for (const ids of pages) {
+      const gone = listed ? listed.vanished(seen, opts.vanished.limit) : { pages: listedRowPages(db, sourceBit), withheld: 0 };
+      if (gone.withheld > 0) result.vanishedWithheld = gone.withheld;
+      for (const ids of gone.pages) {
         const markGone = () => {
           for (const id of ids) {
             if (seen.has(id)) continue;
