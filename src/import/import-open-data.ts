@@ -2,9 +2,9 @@
 // merged into the register batch by batch (each batch its own transaction, so a running server
 // keeps delivering), organisations the file no longer lists marked, none deleted.
 import { planSourceRow, planVanished } from './open-data/plan-source-row.js';
+import { readLinesAhead } from './open-data/read-ahead.js';
 import { type OpenDataSource, type ReadStats, readSourceRecords } from './open-data/read-source.js';
-import { openTextSource } from './source/open-text.js';
-import { type ImportResult, SOURCE_BITS } from '../store/import-types.js';
+import { IMPORT_BATCH_SIZE, type ImportResult, SOURCE_BITS } from '../store/import-types.js';
 import type { Store } from '../store/store.js';
 
 export interface OpenDataImportOptions {
@@ -30,10 +30,11 @@ export function vanishedLimit(listed: number): number {
 }
 
 export async function importOpenData(store: Store, path: string, opts: OpenDataImportOptions): Promise<{ result: ImportResult; stats: ReadStats }> {
-  const text = await openTextSource(path, opts.source === 'scb' ? 'windows-1252' : 'utf-8');
+  const includePersons = opts.includePersons ?? false;
+  const text = await readLinesAhead(path, { source: opts.source, includePersons, batchSize: opts.batchSize ?? IMPORT_BATCH_SIZE });
   const stats: ReadStats = { lines: 0, records: 0, persons: 0, errors: 0, errorsWithKey: 0 };
-  const records = readSourceRecords(opts.source, text.lines, stats, {
-    includePersons: opts.includePersons ?? false,
+  const records = readSourceRecords(opts.source, text.batches, stats, {
+    includePersons,
     strict: opts.strict ?? false,
     onError: opts.onError ?? (() => {}),
   });

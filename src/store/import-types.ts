@@ -33,10 +33,44 @@ export interface ImportRecord {
 }
 
 /**
- * The records of an import. An asynchronous source may hand them over in arrays (a chunk of a
- * file at a time): one await per array rather than per record.
+ * A batch of lines read on another thread (the open-data files'): each line's org nr and
+ * fingerprint as numbers, its record made only when it is asked for. A weekly update settles
+ * most lines by these numbers alone (ListedFingerprints), without a record, a string or an object
+ * for them on the importing thread.
  */
-export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord | readonly ImportRecord[]>;
+export interface KeyedLines {
+  readonly keyed: true;
+  readonly length: number;
+  /** Line i's org nr as a number, NaN when none is known without its record (never settled unread). */
+  readonly keys: Float64Array;
+  /** Line i's fingerprint (ImportRecord.fingerprint), NaN for none. */
+  readonly prints: Float64Array;
+  /** 1 where the batch holds line i's org nr more than once: such lines are planned one by one. */
+  readonly repeated: Uint8Array;
+  record(i: number): ImportRecord;
+}
+
+/** What an import takes at a time: records, or lines whose records are made when needed. */
+export type ImportBatch = ImportRecord[] | KeyedLines;
+
+export function isKeyedLines(item: unknown): item is KeyedLines {
+  return (item as KeyedLines | null)?.keyed === true;
+}
+
+/** The batch's records, every one made. */
+export function recordsOf(batch: ImportBatch): ImportRecord[] {
+  if (!isKeyedLines(batch)) return batch;
+  const out = new Array<ImportRecord>(batch.length);
+  for (let i = 0; i < batch.length; i++) out[i] = batch.record(i);
+  return out;
+}
+
+/**
+ * The records of an import. An asynchronous source may hand them over in arrays (a chunk of a
+ * file at a time): one await per array rather than per record; or as KeyedLines, each taken as
+ * one batch.
+ */
+export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord | readonly ImportRecord[] | KeyedLines>;
 
 /**
  * Records compared with the register per read, and per transaction unless atomic. 2,000: the
@@ -65,11 +99,15 @@ export function repeatedKeys(keys: readonly (string | null)[]): Set<string> {
   return more;
 }
 
-/** The records in batches of `size` (the last one shorter). */
-export async function* inBatches(records: ImportRecords, size: number): AsyncGenerator<ImportRecord[]> {
+/** The records in batches of `size` (the last one shorter); KeyedLines as they come. */
+export async function* inBatches(records: ImportRecords, size: number): AsyncGenerator<ImportBatch> {
   let batch: ImportRecord[] = [];
-  for await (const item of records as AsyncIterable<ImportRecord | readonly ImportRecord[]>) {
-    if (Array.isArray(item)) {
+  for await (const item of records as AsyncIterable<ImportRecord | readonly ImportRecord[] | KeyedLines>) {
+    if (isKeyedLines(item)) {
+      if (batch.length > 0) yield batch;
+      batch = [];
+      yield item;
+    } else if (Array.isArray(item)) {
       for (const r of item as readonly ImportRecord[]) {
         batch.push(r);
         if (batch.length >= size) {

@@ -9,7 +9,7 @@
 // Another process importing the same source at the same time is not followed; two imports of one
 // source interleave batch by batch, and which line of a company wins is theirs to race for anyway.
 import { normalizeOrgNr } from '../core/orgnr.js';
-import { type ImportRecord, repeatedKeys } from './import-types.js';
+import { type ImportBatch, type ImportRecord, isKeyedLines, type KeyedLines, repeatedKeys } from './import-types.js';
 
 type Seen = { has(rowid: number): boolean };
 
@@ -44,7 +44,11 @@ export class ListedFingerprints {
 
   /** The entry of this org nr (ten digits), or -1. */
   find(orgNr: string): number {
-    const key = Number(orgNr);
+    return this.findKey(Number(orgNr));
+  }
+
+  /** The entry of this org nr as a number, or -1. */
+  private findKey(key: number): number {
     let lo = 0;
     let hi = this.size - 1;
     while (lo <= hi) {
@@ -76,7 +80,8 @@ export class ListedFingerprints {
    * org nr is theirs); `unchanged` is told each settled row. A key the batch repeats is left to be
    * planned line by line: its earlier line may change what the later one compares with.
    */
-  withoutUnchanged(batch: ImportRecord[], unchanged: (rowid: number) => void): ImportRecord[] {
+  withoutUnchanged(batch: ImportBatch, unchanged: (rowid: number) => void): ImportRecord[] {
+    if (isKeyedLines(batch)) return this.withoutUnchangedLines(batch, unchanged);
     const keys = batch.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
     const repeated = repeatedKeys(keys);
     return batch.filter((r, i) => {
@@ -87,6 +92,25 @@ export class ListedFingerprints {
       unchanged(this.rowids[entry]);
       return false;
     });
+  }
+
+  /** The same for lines read ahead: only the others' records are made. */
+  private withoutUnchangedLines(batch: KeyedLines, unchanged: (rowid: number) => void): ImportRecord[] {
+    const { keys, prints, repeated } = batch;
+    const out: ImportRecord[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const key = keys[i];
+      // NaN (no key known unread) is never equal to itself.
+      if (key === key && repeated[i] === 0) {
+        const entry = this.findKey(key);
+        if (entry >= 0 && this.prints[entry] === prints[i]) {
+          unchanged(this.rowids[entry]);
+          continue;
+        }
+      }
+      out.push(batch.record(i));
+    }
+    return out;
   }
 
   /**

@@ -1,10 +1,11 @@
-// Sole traders' lines are left out by their identity field alone, unparsed (open-data/read-source.ts):
+// Sole traders' lines are left out by their identity field alone, unparsed (open-data/classify-lines.ts):
 // counted as persons left out whatever dirt the rest of the line holds, never reported as
 // unreadable (the report would repeat personal data). With --include-persons they are read, and
 // a dirty one is reported with its line number like any other.
 import { describe, expect, it } from 'vitest';
 import { type OpenDataSource, type ReadStats, readSourceRecords } from '../../src/import/open-data/read-source.js';
-import type { ImportRecord } from '../../src/store/import-types.js';
+import { classifyLines } from '../../src/import/open-data/classify-lines.js';
+import { type ImportRecord, recordsOf } from '../../src/store/import-types.js';
 
 const bv = (...f: string[]) => `"${f.join('";"')}"`;
 const bvHeader = bv('organisationsidentitet', 'namnskyddslopnummer', 'registreringsland', 'organisationsnamn', 'organisationsform', 'avregistreringsdatum', 'avregistreringsorsak', 'pagandeAvvecklingsEllerOmstruktureringsforfarande', 'registreringsdatum', 'verksamhetsbeskrivning', 'postadress');
@@ -26,11 +27,12 @@ const files: Record<OpenDataSource, string[]> = {
 async function read(source: OpenDataSource, includePersons: boolean) {
   const stats: ReadStats = { lines: 0, records: 0, persons: 0, errors: 0, errorsWithKey: 0 };
   const errors: number[] = [];
-  async function* lines() {
-    yield files[source].map((text, i) => ({ line: i + 1, text }));
+  async function* bytes() {
+    yield new TextEncoder().encode(files[source].join('\n'));
   }
+  const batches = classifyLines(bytes(), { source, includePersons, batchSize: 2000 });
   const records: ImportRecord[] = [];
-  for await (const chunk of readSourceRecords(source, lines(), stats, { includePersons, strict: false, onError: (line) => errors.push(line) })) records.push(...chunk);
+  for await (const chunk of readSourceRecords(source, batches, stats, { includePersons, strict: false, onError: (line) => errors.push(line) })) records.push(...recordsOf(chunk));
   // Read the lazily parsed ones, as the register does when it plans them.
   const orgNrs = records.map((r) => r.data.org_nr);
   return { stats, errors, orgNrs };

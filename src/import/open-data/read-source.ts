@@ -1,15 +1,16 @@
-// The records of an open-data file, streamed: each line parsed by its source's parser, sole
-// traders left out unless asked for, and every line that cannot be read reported (counted,
-// with its line number) instead of dropped; with `strict`, the first such line stops the import.
-import type { ImportRecord } from '../../store/import-types.js';
+// The records of an open-data file, streamed: batches of lines sorted out where they are read
+// (classify-lines.ts, on a thread of their own in the binary), each line parsed by its source's
+// parser only when the register asks for its record, sole traders left out unless asked for, and
+// every line that cannot be read reported (counted, with its line number) instead of dropped;
+// with `strict`, the first such line stops the import.
+import { normalizeOrgNr } from '../../core/orgnr.js';
+import type { ImportRecord, KeyedLines } from '../../store/import-types.js';
 import { ImportError } from '../import-error.js';
-import { isBolagsverketHeader, parseBolagsverketRow } from '../bolagsverket/parse-row.js';
-import { isScbHeader, parseScbRow, type ScbColumns, scbColumns } from '../scb/parse-row.js';
-import type { TextLine } from '../source/open-text.js';
-import { lineFingerprint } from './fingerprint.js';
+import { encodingOf, type LineBatch, repeatedOf } from './classify-lines.js';
+import { type OpenDataSource, type Parser, parserFor, type SourceParser } from './source-parser.js';
 import { RowError, type SourceRow } from './source-row.js';
 
-export type OpenDataSource = 'bolagsverket' | 'scb';
+export type { OpenDataSource } from './source-parser.js';
 
 export interface ReadStats {
   /** Data lines read (header and empty lines not counted). */
@@ -38,49 +39,91 @@ export interface ReadOptions {
 
 /**
  * A line whose org nr its first field gives cheaply (and no sole trader's) is passed on unparsed:
- * its `key` and `fingerprint` are all the register needs when the line is unchanged since the
- * last import (most of a weekly file), and `data` parses it only when read. Parsed late, a line
+ * its key and fingerprint are all the register needs when the line is unchanged since the last
+ * import (most of a weekly file), and its record parses it only when read. Parsed late, a line
  * that cannot be read is reported then (so within a batch not necessarily in line order) and
- * passed on without data, as below. Records are handed over a chunk of the file at a time.
+ * passed on without data. Every other line is parsed here, as its batch arrives.
  */
-export async function* readSourceRecords(source: OpenDataSource, lines: AsyncIterable<TextLine[]>, stats: ReadStats, opts: ReadOptions): AsyncGenerator<ImportRecord[]> {
-  let reader: ((line: number, text: string, out: ImportRecord[]) => void) | null = null;
-  for await (const chunk of lines) {
-    const out: ImportRecord[] = [];
-    for (const { line, text } of chunk) {
-      if (reader === null) {
-        const start = parserFor(source, line, text);
-        reader = lineReader(start, stats, opts);
-        if (start.header) continue;
-      }
-      reader(line, text, out);
-    }
-    if (out.length > 0) yield out;
+export async function* readSourceRecords(source: OpenDataSource, batches: AsyncIterable<LineBatch>, stats: ReadStats, opts: ReadOptions): AsyncGenerator<KeyedLines> {
+  const decoder = new TextDecoder(encodingOf(source), { ignoreBOM: true });
+  let parser: SourceParser | null = null;
+  for await (const b of batches) {
+    if (b.first) parser = parserFor(source, b.first.line, b.first.text);
+    stats.lines += b.dataLines;
+    stats.persons += b.persons;
+    if (b.length > 0) yield new SourceLines(b, parser!, decoder, stats, opts).kept();
   }
 }
 
-/** Reads one line into `out` (or into nothing: an empty line, a sole trader left out, dirt without a key). */
-function lineReader(start: ReturnType<typeof parserFor>, stats: ReadStats, opts: ReadOptions): (line: number, text: string, out: ImportRecord[]) => void {
-  const { parse, keyOf, cheapKey, cheapPerson } = start;
-  return (line, text, out) => {
-    if (text.trim() === '') return;
-    stats.lines++;
-    const key = cheapKey(text);
-    if (key !== null) {
-      stats.records++;
-      out.push(new LazyRecord(line, text, key, parse, stats, opts));
-      return;
+/** A batch of lines, its records made on demand. */
+class SourceLines implements KeyedLines {
+  readonly keyed = true;
+  length: number;
+  keys: Float64Array;
+  prints: Float64Array;
+  repeated: Uint8Array;
+  private lines: Uint32Array;
+  private starts: Uint32Array;
+  private ends: Uint32Array;
+  /** The records of the lines parsed here (those without a key read unparsed). */
+  private made: (ImportRecord | undefined)[] | null = null;
+  private readonly bytes: Uint8Array;
+
+  constructor(
+    b: LineBatch,
+    private readonly parser: SourceParser,
+    private readonly decoder: { decode(bytes: Uint8Array): string },
+    private readonly stats: ReadStats,
+    private readonly opts: ReadOptions,
+  ) {
+    ({ length: this.length, keys: this.keys, prints: this.prints, repeated: this.repeated, lines: this.lines, starts: this.starts, ends: this.ends, bytes: this.bytes } = b);
+  }
+
+  /** The batch once its lines without a key are parsed: those that give no record left out. */
+  kept(): this {
+    let dropped: Uint8Array | null = null;
+    let parsedKeys = false;
+    for (let i = 0; i < this.length; i++) {
+      if (this.keys[i] === this.keys[i]) {
+        this.stats.records++;
+        continue;
+      }
+      const record = this.parseLine(i);
+      if (record === null) {
+        (dropped ??= new Uint8Array(this.length))[i] = 1;
+        continue;
+      }
+      (this.made ??= [])[i] = record;
+      // Settled like any line with its fingerprint when its org nr is listed (ListedFingerprints).
+      const key = record.fingerprint === undefined ? null : normalizeOrgNr(String(record.data.org_nr ?? ''));
+      if (key !== null) {
+        this.keys[i] = Number(key);
+        parsedKeys = true;
+      }
     }
-    // A sole trader's line is left out by its identity field alone, unparsed: nothing of it is
-    // imported, whatever dirt the rest holds, and an error report would repeat personal data.
-    // (450,000 of Bolagsverket's 3 million lines: 1.6 s of parsing a week.)
-    if (!opts.includePersons && cheapPerson(text)) {
-      stats.persons++;
-      return;
-    }
+    if (dropped) this.leaveOut(dropped);
+    if (parsedKeys) this.repeated = repeatedOf(this.keys, this.length);
+    return this;
+  }
+
+  record(i: number): ImportRecord {
+    const made = this.made?.[i];
+    if (made) return made;
+    return new LazyRecord(this.lines[i], this.text(i), String(this.keys[i]).padStart(10, '0'), this.prints[i], this.parser.parse, this.stats, this.opts);
+  }
+
+  private text(i: number): string {
+    return this.decoder.decode(this.bytes.subarray(this.starts[i], this.ends[i]));
+  }
+
+  /** A line without a key read unparsed, read as it is read now; null when it gives no record. */
+  private parseLine(i: number): ImportRecord | null {
+    const { stats, opts, parser } = this;
+    const line = this.lines[i];
+    const text = this.text(i);
     let row: SourceRow;
     try {
-      row = parse(line, text);
+      row = parser.parse(line, text);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
       stats.errors++;
@@ -88,39 +131,52 @@ function lineReader(start: ReturnType<typeof parserFor>, stats: ReadStats, opts:
       if (opts.strict) throw new ImportError(line, e.message);
       // The organisation is still in the file: passed on without data, so that it is not
       // taken for one that vanished.
-      const k = keyOf(text);
-      if (k !== null) {
-        stats.errorsWithKey++;
-        out.push({ line, data: { org_nr: k, row: null } });
-      }
-      return;
+      const k = parser.keyOf(text);
+      if (k === null) return null;
+      stats.errorsWithKey++;
+      return { line, data: { org_nr: k, row: null } };
     }
     if (row.isPerson && !opts.includePersons) {
       stats.persons++;
-      return;
+      return null;
     }
     stats.records++;
-    out.push({ line, data: { org_nr: row.orgNr, row }, fingerprint: lineFingerprint(text) });
-  };
-}
+    return { line, data: { org_nr: row.orgNr, row }, fingerprint: this.prints[i] };
+  }
 
-type Parser = (line: number, text: string) => SourceRow;
+  /** Drops the lines marked (rare: dirt without an org nr, a sole trader found by parsing). */
+  private leaveOut(dropped: Uint8Array): void {
+    const keep: number[] = [];
+    for (let i = 0; i < this.length; i++) if (dropped[i] === 0) keep.push(i);
+    const pick = <T extends Float64Array | Uint32Array | Uint8Array>(a: T): T => {
+      const out = new (a.constructor as new (n: number) => T)(keep.length);
+      keep.forEach((from, to) => (out[to] = a[from]));
+      return out;
+    };
+    this.keys = pick(this.keys);
+    this.prints = pick(this.prints);
+    this.repeated = pick(this.repeated);
+    this.lines = pick(this.lines);
+    this.starts = pick(this.starts);
+    this.ends = pick(this.ends);
+    if (this.made) this.made = keep.map((from) => this.made![from]);
+    this.length = keep.length;
+  }
+}
 
 /** A record whose line is parsed only when its data is read (one object a line: no closures). */
 class LazyRecord implements ImportRecord {
   private parsed: Record<string, unknown> | undefined;
-  fingerprint: number | undefined;
 
   constructor(
     readonly line: number,
     readonly text: string,
     readonly key: string,
+    public fingerprint: number | undefined,
     private readonly parse: Parser,
     private readonly stats: ReadStats,
     private readonly opts: ReadOptions,
-  ) {
-    this.fingerprint = lineFingerprint(text);
-  }
+  ) {}
 
   get data(): Record<string, unknown> {
     return (this.parsed ??= this.read());
@@ -148,72 +204,4 @@ class LazyRecord implements ImportRecord {
       return { org_nr: this.key, row: null };
     }
   }
-}
-
-/** The parser for the file, and whether its first line is the header (Bolagsverket's may lack it). */
-function parserFor(
-  source: OpenDataSource,
-  line: number,
-  first: string,
-): {
-  parse: Parser;
-  header: boolean;
-  keyOf: (text: string) => string | null;
-  cheapKey: (text: string) => string | null;
-  cheapPerson: (text: string) => boolean;
-} {
-  if (source === 'bolagsverket') {
-    return { parse: parseBolagsverketRow, header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey, cheapPerson: isBolagsverketPerson };
-  }
-  if (!isScbHeader(first)) throw new ImportError(line, "the first line is not the header of SCB's file (no PeOrgNr column)");
-  let cols: ScbColumns;
-  try {
-    cols = scbColumns(first);
-  } catch (e) {
-    throw new ImportError(line, (e as Error).message);
-  }
-  return {
-    parse: (l, t) => parseScbRow(l, t, cols),
-    header: true,
-    keyOf: (t) => tenDigits(t.split('\t')[cols.PeOrgNr] ?? ''),
-    // Twelve digits, 16 first: an organisation (others are personal identity numbers).
-    cheapKey: (t) => {
-      const id = nthField(t, cols.PeOrgNr);
-      return /^16\d{10}$/.test(id) ? id.slice(2) : null;
-    },
-    // Twelve digits, not 16 first: a personal identity number (parse-row.ts).
-    cheapPerson: (t) => /^(?!16)\d{12}$/.test(nthField(t, cols.PeOrgNr)),
-  };
-}
-
-/** Field `n` of a tab-separated line ('' past its end), found without splitting the rest. */
-function nthField(text: string, n: number): string {
-  let start = 0;
-  for (let i = 0; i < n; i++) {
-    const tab = text.indexOf('\t', start);
-    if (tab === -1) return '';
-    start = tab + 1;
-  }
-  const end = text.indexOf('\t', start);
-  return end === -1 ? text.slice(start) : text.slice(start, end);
-}
-
-/** The org nr of an organisation's line (`"5566778899$ORGNR-IDORG";…`), else null (a person, or dirt). */
-function bolagsverketOrgKey(text: string): string | null {
-  return /^\uFEFF?"(\d{10})\$ORGNR-IDORG";/.exec(text)?.[1] ?? null;
-}
-
-/** A sole trader's line (`"196501011234$PERSON-IDORG";…`). */
-function isBolagsverketPerson(text: string): boolean {
-  return /^\uFEFF?"\d{12}\$PERSON-IDORG";/.test(text);
-}
-
-/** The org nr of a line that could not be read, when its first field still gives it. */
-function bolagsverketKey(text: string): string | null {
-  return tenDigits(/^\uFEFF?"?(\d{10,12})\$/.exec(text)?.[1] ?? '');
-}
-
-function tenDigits(raw: string): string | null {
-  const digits = raw.replace(/\D/g, '');
-  return digits.length === 10 || digits.length === 12 ? digits.slice(-10) : null;
 }

@@ -13,6 +13,7 @@ import {
   type CompanyInternals,
   type ImportOptions,
   type ImportPlanner,
+  type ImportBatch,
   type ImportRecord,
   type ImportRecords,
   IMPORT_BATCH_SIZE,
@@ -22,6 +23,7 @@ import {
   type ImportResult,
   NO_INTERNALS,
   type PlannedWrite,
+  recordsOf,
   type StoredCompany,
 } from '../import-types.js';
 import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
@@ -100,11 +102,11 @@ export async function importCompanies(
   };
 
   /** One batch, in the caller's transaction: compared, planned, written. */
-  const applyBatch = async (client: pg.ClientBase, all: ImportRecord[]): Promise<void> => {
+  const applyBatch = async (client: pg.ClientBase, all: ImportBatch): Promise<void> => {
     // A first load has no fingerprints of this source to compare with. Lines unchanged since the
     // last import are settled from the fingerprints read at the start (their records need not
     // even be parsed: ImportRecord.key), before the lock: a batch of them writes nothing.
-    let batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : all;
+    let batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : recordsOf(all);
     if (batch.length === 0) return;
     await client.query(`SELECT ${IMPORT_LOCK}`);
     let nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
@@ -222,20 +224,25 @@ export async function importCompanies(
     const batches = inBatches(records, batchSize)[Symbol.asyncIterator]();
     let read = 0;
     let done = false;
-    while (!done) {
-      await inTx(async (client) => {
-        const began = performance.now();
-        do {
-          const next = await batches.next();
-          if (next.done) {
-            done = true;
-            return;
-          }
-          await applyBatch(client, next.value);
-          read += next.value.length;
-          opts.onBatch?.(read);
-        } while (performance.now() - began < IMPORT_COMMIT_MS);
-      });
+    try {
+      while (!done) {
+        await inTx(async (client) => {
+          const began = performance.now();
+          do {
+            const next = await batches.next();
+            if (next.done) {
+              done = true;
+              return;
+            }
+            await applyBatch(client, next.value);
+            read += next.value.length;
+            opts.onBatch?.(read);
+          } while (performance.now() - began < IMPORT_COMMIT_MS);
+        });
+      }
+    } finally {
+      // Stopped by an error: the source is closed (a file's reading thread stopped).
+      if (!done) await batches.return?.(undefined);
     }
     // A source's first import has nothing it listed before.
     if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {

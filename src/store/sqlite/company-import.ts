@@ -20,6 +20,7 @@ import {
   type ImportResult,
   NO_INTERNALS,
   type PlannedWrite,
+  recordsOf,
   type StoredCompany,
 } from '../import-types.js';
 import { COMPANY_COLUMNS, companyArrayReader, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
@@ -245,7 +246,7 @@ export async function importCompanies(
       }
     };
     for await (const all of batches) {
-      const batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : all;
+      const batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : recordsOf(all);
       if (batch.length > 0) {
         begin();
         applyBatch(batch);

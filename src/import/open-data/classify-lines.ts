@@ -1,0 +1,183 @@
+// The lines of an open-data file sorted out where they are read, in batches of whole lines: for
+// each data line its number, its bytes, its fingerprint and, when the identity field alone gives
+// it, its org nr; sole traders' lines counted and left out (unless asked for). In the binary this
+// runs on a thread of its own (read-thread.ts), a few batches ahead of the import: the importing
+// thread then gets numbers, settles most of a weekly file's lines by them, and decodes only the
+// lines it must parse.
+import { lineFingerprint } from './fingerprint.js';
+import { type OpenDataSource, parserFor, type SourceParser } from './source-parser.js';
+
+export interface ClassifyOptions {
+  source: OpenDataSource;
+  includePersons: boolean;
+  /** Lines a batch: the register's batch (ImportOptions.batchSize). */
+  batchSize: number;
+}
+
+/** One batch: plain arrays and numbers, so that a thread hands it over without copying. */
+export interface LineBatch {
+  /** The bytes of the batch's lines. */
+  bytes: Uint8Array;
+  /** Line i's text is `bytes` from starts[i] to ends[i] (its CR, LF and the file's BOM left out). */
+  starts: Uint32Array;
+  ends: Uint32Array;
+  /** Line numbers in the text file, from 1. */
+  lines: Uint32Array;
+  /** An organisation's org nr as a number; NaN when only parsing the line tells (dirt, or a sole trader kept). */
+  keys: Float64Array;
+  /** lineFingerprint of the line's text. */
+  prints: Float64Array;
+  /** 1 where the batch holds the line's org nr (keys) more than once. */
+  repeated: Uint8Array;
+  length: number;
+  /** Data lines read since the last batch (header and empty lines not counted), sole traders left out included. */
+  dataLines: number;
+  /** Sole traders left out since the last batch, by their identity field. */
+  persons: number;
+  /** Uncompressed bytes of the file read so far. */
+  bytesRead: number;
+  /** In the first batch: the file's first line, by which the parsers are chosen (SourceParser). */
+  first?: { line: number; text: string };
+}
+
+const LF = 10;
+const CR = 13;
+
+export function encodingOf(source: OpenDataSource): 'utf-8' | 'windows-1252' {
+  return source === 'scb' ? 'windows-1252' : 'utf-8';
+}
+
+export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: ClassifyOptions): AsyncGenerator<LineBatch> {
+  const utf8 = encodingOf(opts.source) === 'utf-8';
+  // The WHATWG decoder reads windows-1252 (a superset of Latin-1 for printable text). A line at a
+  // time: LF is never part of a multi-byte UTF-8 character, so a line decodes alone as it would
+  // in the stream. The file's BOM is left out by hand (below), a BOM further on kept as text.
+  const decoder = new TextDecoder(encodingOf(opts.source), { ignoreBOM: true });
+  const size = opts.batchSize;
+  // The bytes read and not yet handed over: the batch's lines, then what follows them.
+  let buf = new Uint8Array(1 << 20);
+  let used = 0;
+  let scanFrom = 0;
+  let lineNo = 0;
+  let bytesRead = 0;
+  let parser: SourceParser | null = null;
+  let first: LineBatch['first'];
+  let n = 0;
+  let dataLines = 0;
+  let persons = 0;
+  let starts = new Uint32Array(size);
+  let ends = new Uint32Array(size);
+  let lines = new Uint32Array(size);
+  let keys = new Float64Array(size);
+  let prints = new Float64Array(size);
+
+  const line = (s: number, e: number): void => {
+    if (e > s && buf[e - 1] === CR) e--;
+    lineNo++;
+    if (lineNo === 1 && utf8 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
+    const text = decoder.decode(buf.subarray(s, e));
+    if (parser === null) {
+      parser = parserFor(opts.source, lineNo, text);
+      first = { line: lineNo, text };
+      if (parser.header) return;
+    }
+    if (text.trim() === '') return;
+    dataLines++;
+    const key = parser.cheapKey(text);
+    // A sole trader's line is left out by its identity field alone, unparsed: nothing of it is
+    // imported, whatever dirt the rest holds, and an error report would repeat personal data.
+    if (key === null && !opts.includePersons && parser.cheapPerson(text)) {
+      persons++;
+      return;
+    }
+    starts[n] = s;
+    ends[n] = e;
+    lines[n] = lineNo;
+    keys[n] = key === null ? Number.NaN : Number(key);
+    prints[n] = lineFingerprint(text);
+    n++;
+  };
+
+  /** The batch of the lines before `end` (bytes copied out), the rest moved to the front. */
+  const batch = (end: number): LineBatch => {
+    const from = n > 0 ? starts[0] : end;
+    for (let i = 0; i < n; i++) {
+      starts[i] -= from;
+      ends[i] -= from;
+    }
+    const out: LineBatch = {
+      bytes: buf.slice(from, end),
+      starts: starts.subarray(0, n),
+      ends: ends.subarray(0, n),
+      lines: lines.subarray(0, n),
+      keys: keys.subarray(0, n),
+      prints: prints.subarray(0, n),
+      repeated: repeatedOf(keys, n),
+      length: n,
+      dataLines,
+      persons,
+      bytesRead,
+    };
+    if (first) out.first = first;
+    first = undefined;
+    buf.copyWithin(0, end, used);
+    used -= end;
+    scanFrom -= end;
+    n = dataLines = persons = 0;
+    starts = new Uint32Array(size);
+    ends = new Uint32Array(size);
+    lines = new Uint32Array(size);
+    keys = new Float64Array(size);
+    prints = new Float64Array(size);
+    return out;
+  };
+
+  for await (const chunk of chunks) {
+    bytesRead += chunk.length;
+    if (used + chunk.length > buf.length) {
+      // Lines before the batch's first are done with; a batch of very long lines grows the buffer.
+      if (n === 0) {
+        buf.copyWithin(0, scanFrom, used);
+        used -= scanFrom;
+        scanFrom = 0;
+      }
+      if (used + chunk.length > buf.length) {
+        const grown = new Uint8Array(Math.max(buf.length * 2, used + chunk.length));
+        grown.set(buf.subarray(0, used));
+        buf = grown;
+      }
+    }
+    buf.set(chunk, used);
+    used += chunk.length;
+    // Searched within what was read: past it lie the bytes of lines already handed over.
+    let read = buf.subarray(0, used);
+    for (let nl = read.indexOf(LF, scanFrom); nl !== -1; nl = read.indexOf(LF, scanFrom)) {
+      line(scanFrom, nl);
+      scanFrom = nl + 1;
+      if (n === size) {
+        yield batch(scanFrom);
+        read = buf.subarray(0, used);
+      }
+    }
+  }
+  // A last line without its newline counts too.
+  if (scanFrom < used) {
+    line(scanFrom, used);
+    scanFrom = used;
+  }
+  if (n > 0 || dataLines > 0 || first) yield batch(used);
+}
+
+/** 1 for each of the first `n` keys that occurs more than once among them (NaN never). */
+export function repeatedOf(keys: Float64Array, n: number): Uint8Array {
+  const repeated = new Uint8Array(n);
+  const firstAt = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    if (k !== k) continue;
+    const at = firstAt.get(k);
+    if (at === undefined) firstAt.set(k, i);
+    else repeated[at] = repeated[i] = 1;
+  }
+  return repeated;
+}

@@ -1,0 +1,120 @@
+// The batches of an open-data file's lines (classify-lines.ts) for an import: read, decoded and
+// fingerprinted on a thread of their own (read-thread.ts) while the importing thread compares and
+// writes, on the machine's second core. Without the compiled thread (a TypeScript test runner) the
+// same batches are made on this thread, between the import's.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { openSourceFile } from '../source/open-file.js';
+import { classifyLines, type ClassifyOptions, type LineBatch } from './classify-lines.js';
+import { type ReadMessage, readErrorOf } from './read-messages.js';
+
+const THREAD = new URL('./read-thread.js', import.meta.url);
+/**
+ * The thread's heap: its garbage is each line's text, which dies young; batches are in buffers
+ * outside it. This memory is the importer's (under 300 MB in all).
+ */
+const THREAD_HEAP = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 };
+
+let threadsAlive = 0;
+
+/** Reading threads started and not yet ended, in this process. */
+export function readingThreads(): number {
+  return threadsAlive;
+}
+
+export interface LinesAhead {
+  /** Uncompressed size of the file, for progress. */
+  totalBytes: number;
+  /** Uncompressed bytes read up to the last batch taken. */
+  bytesRead(): number;
+  batches: AsyncGenerator<LineBatch>;
+}
+
+/** Opens the file (its errors thrown here, before any batch) and reads it ahead. */
+export async function readLinesAhead(path: string, opts: ClassifyOptions): Promise<LinesAhead> {
+  let taken = 0;
+  const track = async function* (batches: AsyncIterable<LineBatch>): AsyncGenerator<LineBatch> {
+    for await (const b of batches) {
+      taken = b.bytesRead;
+      yield b;
+    }
+  };
+  if (!existsSync(fileURLToPath(THREAD))) {
+    const file = await openSourceFile(path);
+    return { totalBytes: file.totalBytes, bytesRead: () => taken, batches: track(classifyLines(file.stream, opts)) };
+  }
+  const reader = new ThreadReader(path, opts);
+  const totalBytes = await reader.started;
+  return { totalBytes, bytesRead: () => taken, batches: track(reader.batches()) };
+}
+
+class ThreadReader {
+  readonly started: Promise<number>;
+  private readonly worker: Worker;
+  private readonly queue: LineBatch[] = [];
+  private ended = false;
+  private failure: Error | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(path: string, opts: ClassifyOptions) {
+    let start!: (totalBytes: number) => void;
+    let fail!: (e: Error) => void;
+    this.started = new Promise((resolve, reject) => {
+      start = resolve;
+      fail = reject;
+    });
+    this.worker = new Worker(THREAD, {
+      workerData: { path, ...opts },
+      // The process's flags but --input-type (`node --input-type=module -e …`), which a worker file refuses.
+      execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')),
+      resourceLimits: THREAD_HEAP,
+    });
+    const failed = (e: Error) => {
+      this.failure ??= e;
+      fail(e);
+      this.notify();
+    };
+    this.worker.on('message', (m: ReadMessage) => {
+      if (m.type === 'start') start(m.totalBytes);
+      else if (m.type === 'batch') this.queue.push(m.batch);
+      else if (m.type === 'end') this.ended = true;
+      else failed(readErrorOf(m.error));
+      this.notify();
+    });
+    this.worker.on('error', failed);
+    threadsAlive++;
+    this.worker.on('exit', (code) => {
+      threadsAlive--;
+      if (!this.ended) failed(new Error(`the thread reading the file stopped (exit code ${code})`));
+    });
+  }
+
+  /** The batches in order; a failure of the thread after the batches it handed over. */
+  async *batches(): AsyncGenerator<LineBatch> {
+    try {
+      for (;;) {
+        const next = this.queue.shift();
+        if (next) {
+          this.worker.postMessage('taken');
+          yield next;
+        } else if (this.failure) {
+          throw this.failure;
+        } else if (this.ended) {
+          return;
+        } else {
+          await new Promise<void>((resolve) => (this.wake = resolve));
+        }
+      }
+    } finally {
+      // Stopped early (an error, --strict): the thread is not left reading.
+      if (!this.ended || this.failure) await this.worker.terminate();
+    }
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}

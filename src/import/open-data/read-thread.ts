@@ -1,0 +1,42 @@
+// The thread that reads an open-data file for an import (read-ahead.ts): opens it, sorts out
+// its lines (classify-lines.ts) and hands each batch over without copying, a few ahead of the
+// import, which tells it each time it has taken one.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSourceFile } from '../source/open-file.js';
+import { classifyLines, type ClassifyOptions, type LineBatch } from './classify-lines.js';
+import { describeReadError, type ReadMessage } from './read-messages.js';
+
+/** Batches handed over and not yet taken: enough that the import never waits on this thread. */
+const AHEAD = 3;
+
+const port = parentPort!;
+const { path, ...opts } = workerData as ClassifyOptions & { path: string };
+let ahead = 0;
+let wake: (() => void) | null = null;
+port.on('message', () => {
+  ahead--;
+  wake?.();
+  wake = null;
+});
+const send = (m: ReadMessage, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+
+try {
+  const file = await openSourceFile(path);
+  send({ type: 'start', totalBytes: file.totalBytes });
+  for await (const batch of classifyLines(file.stream, opts)) {
+    while (ahead >= AHEAD) await new Promise<void>((resolve) => (wake = resolve));
+    ahead++;
+    send({ type: 'batch', batch }, buffersOf(batch));
+  }
+  send({ type: 'end' });
+} catch (e) {
+  send({ type: 'error', error: describeReadError(e) });
+} finally {
+  // Nothing more to wait for: the thread ends when what it posted is on its way.
+  port.removeAllListeners('message');
+  port.unref();
+}
+
+function buffersOf(b: LineBatch): ArrayBuffer[] {
+  return [b.bytes, b.starts, b.ends, b.lines, b.keys, b.prints, b.repeated].map((a) => a.buffer as ArrayBuffer);
+}

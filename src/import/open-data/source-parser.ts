@@ -1,0 +1,81 @@
+// How each source's lines are read: the parser, whether the first line is the header, and the
+// cheap tests that find an organisation's org nr (or a sole trader) from its identity field
+// alone, without parsing the line. Chosen by the file's first line, on the thread that sorts the
+// lines (classify-lines.ts) and on the one that parses them (read-source.ts) alike.
+import { ImportError } from '../import-error.js';
+import { isBolagsverketHeader, parseBolagsverketRow } from '../bolagsverket/parse-row.js';
+import { isScbHeader, parseScbRow, type ScbColumns, scbColumns } from '../scb/parse-row.js';
+import type { SourceRow } from './source-row.js';
+
+export type OpenDataSource = 'bolagsverket' | 'scb';
+
+export type Parser = (line: number, text: string) => SourceRow;
+
+export interface SourceParser {
+  parse: Parser;
+  /** The first line is the header (Bolagsverket's may lack it; SCB's must have it). */
+  header: boolean;
+  /** The org nr of a line that could not be parsed, when its first field still gives it. */
+  keyOf: (text: string) => string | null;
+  /** An organisation's org nr from its identity field alone, else null (a person, or dirt). */
+  cheapKey: (text: string) => string | null;
+  /** A sole trader's line, by its identity field alone. */
+  cheapPerson: (text: string) => boolean;
+}
+
+export function parserFor(source: OpenDataSource, line: number, first: string): SourceParser {
+  if (source === 'bolagsverket') {
+    return { parse: parseBolagsverketRow, header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey, cheapPerson: isBolagsverketPerson };
+  }
+  if (!isScbHeader(first)) throw new ImportError(line, "the first line is not the header of SCB's file (no PeOrgNr column)");
+  let cols: ScbColumns;
+  try {
+    cols = scbColumns(first);
+  } catch (e) {
+    throw new ImportError(line, (e as Error).message);
+  }
+  return {
+    parse: (l, t) => parseScbRow(l, t, cols),
+    header: true,
+    keyOf: (t) => tenDigits(t.split('\t')[cols.PeOrgNr] ?? ''),
+    // Twelve digits, 16 first: an organisation (others are personal identity numbers).
+    cheapKey: (t) => {
+      const id = nthField(t, cols.PeOrgNr);
+      return /^16\d{10}$/.test(id) ? id.slice(2) : null;
+    },
+    // Twelve digits, not 16 first: a personal identity number (parse-row.ts).
+    cheapPerson: (t) => /^(?!16)\d{12}$/.test(nthField(t, cols.PeOrgNr)),
+  };
+}
+
+/** Field `n` of a tab-separated line ('' past its end), found without splitting the rest. */
+function nthField(text: string, n: number): string {
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    const tab = text.indexOf('\t', start);
+    if (tab === -1) return '';
+    start = tab + 1;
+  }
+  const end = text.indexOf('\t', start);
+  return end === -1 ? text.slice(start) : text.slice(start, end);
+}
+
+/** The org nr of an organisation's line (`"5566778899$ORGNR-IDORG";…`), else null (a person, or dirt). */
+function bolagsverketOrgKey(text: string): string | null {
+  return /^\uFEFF?"(\d{10})\$ORGNR-IDORG";/.exec(text)?.[1] ?? null;
+}
+
+/** A sole trader's line (`"196501011234$PERSON-IDORG";…`). */
+function isBolagsverketPerson(text: string): boolean {
+  return /^\uFEFF?"\d{12}\$PERSON-IDORG";/.test(text);
+}
+
+/** The org nr of a line that could not be read, when its first field still gives it. */
+function bolagsverketKey(text: string): string | null {
+  return tenDigits(/^\uFEFF?"?(\d{10,12})\$/.exec(text)?.[1] ?? '');
+}
+
+function tenDigits(raw: string): string | null {
+  const digits = raw.replace(/\D/g, '');
+  return digits.length === 10 || digits.length === 12 ? digits.slice(-10) : null;
+}
