@@ -30,8 +30,8 @@ export class ListedFingerprints {
     return this.size;
   }
 
-  /** One listed row; org nrs ascending (the index's order), rowids below 2^32. */
-  add(orgNr: string, rowid: number, fingerprint: number): void {
+  /** One listed row; org nrs (as text or as a number) ascending (the index's order), rowids below 2^32. */
+  add(orgNr: string | number, rowid: number, fingerprint: number): void {
     const key = Number(orgNr);
     if (this.size === this.keys.length) throw new Error('more listed rows than counted: the register changed while they were read');
     if (this.size > 0 && key <= this.keys[this.size - 1]) throw new Error(`listed rows out of order at ${orgNr}`);

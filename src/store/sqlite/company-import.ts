@@ -27,7 +27,7 @@ import { COMPANY_COLUMNS, companyArrayReader, type CompanyRow, INTERNAL_COLUMNS,
 import { CompanyWriter } from './company-writer.js';
 import { type Db, dropCompanyIndexes, ensureFingerprintsIndex } from './database.js';
 import { listedRowPages } from './listed-rows.js';
-import { ListedFingerprints } from '../listed-fingerprints.js';
+import { readListed } from './read-listed.js';
 import { RowidSet } from './rowid-set.js';
 import { RowidsByNumber } from './rowids-by-number.js';
 import { buildCompanyIndexes } from './side-indexes.js';
@@ -318,16 +318,4 @@ function internalsOf(row: CompanyInternals): CompanyInternals {
     bolagsverket_hash: row.bolagsverket_hash ?? null,
     scb_hash: row.scb_hash ?? null,
   };
-}
-
-/** Every row that lists the source, by its line's fingerprint (ListedFingerprints), in one read. */
-function readListed(db: Db, column: string): ListedFingerprints {
-  const where = `FROM companies INDEXED BY companies_fingerprints WHERE ${column} IS NOT NULL`;
-  return db.transaction(() => {
-    const listed = new ListedFingerprints(db.prepare(`SELECT count(*) ${where}`).pluck().get() as number);
-    for (const [orgNr, rowid, print] of db.prepare(`SELECT org_nr, rowid, ${column} ${where} ORDER BY org_nr`).raw(true).iterate() as Iterable<[string, number, number]>) {
-      listed.add(orgNr, rowid, print);
-    }
-    return listed;
-  })();
 }
