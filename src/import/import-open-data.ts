@@ -37,7 +37,7 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
     includePersons,
     strict: opts.strict ?? false,
     onError: opts.onError ?? (() => {}),
-  });
+  }, text.giveBack);
   const result = await store.companies.importRecords(records, planSourceRow, {
     // --strict: all or nothing, so a bad line leaves the register as it was.
     atomic: opts.strict ?? false,

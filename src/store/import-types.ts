@@ -48,6 +48,8 @@ export interface KeyedLines {
   /** 1 where the batch holds line i's org nr more than once: such lines are planned one by one. */
   readonly repeated: Uint8Array;
   record(i: number): ImportRecord;
+  /** Called once the import has asked for every record it needs: the lines' memory may be used again. */
+  release(): void;
 }
 
 /** What an import takes at a time: records, or lines whose records are made when needed. */
@@ -62,6 +64,7 @@ export function recordsOf(batch: ImportBatch): ImportRecord[] {
   if (!isKeyedLines(batch)) return batch;
   const out = new Array<ImportRecord>(batch.length);
   for (let i = 0; i < batch.length; i++) out[i] = batch.record(i);
+  batch.release();
   return out;
 }
 

@@ -110,6 +110,7 @@ export class ListedFingerprints {
       }
       out.push(batch.record(i));
     }
+    batch.release();
     return out;
   }
 

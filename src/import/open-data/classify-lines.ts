@@ -14,8 +14,20 @@ export interface ClassifyOptions {
   batchSize: number;
 }
 
-/** One batch: plain arrays and numbers, so that a thread hands it over without copying. */
+/**
+ * Memory for a batch of at least this many bytes: a new buffer, or one a batch handed over
+ * earlier was made in and its reader gave back (read-thread.ts), so that a long import does not
+ * leave hundreds of megabytes of used buffers waiting for the importing thread's collector.
+ */
+export type BufferFor = (bytes: number) => ArrayBuffer;
+
+/**
+ * One batch: views of one buffer, and numbers, so that a thread hands it over (and gets it back
+ * to use again) without copying.
+ */
 export interface LineBatch {
+  /** The memory of every array below. */
+  buffer: ArrayBuffer;
   /** The bytes of the batch's lines. */
   bytes: Uint8Array;
   /** Line i's text is `bytes` from starts[i] to ends[i] (its CR, LF and the file's BOM left out). */
@@ -47,7 +59,7 @@ export function encodingOf(source: OpenDataSource): 'utf-8' | 'windows-1252' {
   return source === 'scb' ? 'windows-1252' : 'utf-8';
 }
 
-export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: ClassifyOptions): AsyncGenerator<LineBatch> {
+export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: ClassifyOptions, bufferFor: BufferFor = (bytes) => new ArrayBuffer(bytes)): AsyncGenerator<LineBatch> {
   const utf8 = encodingOf(opts.source) === 'utf-8';
   // The WHATWG decoder reads windows-1252 (a superset of Latin-1 for printable text). A line at a
   // time: LF is never part of a multi-byte UTF-8 character, so a line decodes alone as it would
@@ -65,11 +77,11 @@ export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: Cl
   let n = 0;
   let dataLines = 0;
   let persons = 0;
-  let starts = new Uint32Array(size);
-  let ends = new Uint32Array(size);
-  let lines = new Uint32Array(size);
-  let keys = new Float64Array(size);
-  let prints = new Float64Array(size);
+  const starts = new Uint32Array(size);
+  const ends = new Uint32Array(size);
+  const lines = new Uint32Array(size);
+  const keys = new Float64Array(size);
+  const prints = new Float64Array(size);
 
   const line = (s: number, e: number): void => {
     if (e > s && buf[e - 1] === CR) e--;
@@ -98,37 +110,27 @@ export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: Cl
     n++;
   };
 
-  /** The batch of the lines before `end` (bytes copied out), the rest moved to the front. */
+  /** The batch of the lines before `end` (copied out into its buffer), the rest moved to the front. */
   const batch = (end: number): LineBatch => {
     const from = n > 0 ? starts[0] : end;
     for (let i = 0; i < n; i++) {
       starts[i] -= from;
       ends[i] -= from;
     }
-    const out: LineBatch = {
-      bytes: buf.slice(from, end),
-      starts: starts.subarray(0, n),
-      ends: ends.subarray(0, n),
-      lines: lines.subarray(0, n),
-      keys: keys.subarray(0, n),
-      prints: prints.subarray(0, n),
-      repeated: repeatedOf(keys, n),
-      length: n,
-      dataLines,
-      persons,
-      bytesRead,
-    };
-    if (first) out.first = first;
+    const out = batchIn(bufferFor(batchBytes(n, end - from)), n, end - from);
+    out.keys.set(keys.subarray(0, n));
+    out.prints.set(prints.subarray(0, n));
+    out.starts.set(starts.subarray(0, n));
+    out.ends.set(ends.subarray(0, n));
+    out.lines.set(lines.subarray(0, n));
+    markRepeated(out.keys, out.repeated);
+    out.bytes.set(buf.subarray(from, end));
+    Object.assign(out, { dataLines, persons, bytesRead }, first ? { first } : {});
     first = undefined;
     buf.copyWithin(0, end, used);
     used -= end;
     scanFrom -= end;
     n = dataLines = persons = 0;
-    starts = new Uint32Array(size);
-    ends = new Uint32Array(size);
-    lines = new Uint32Array(size);
-    keys = new Float64Array(size);
-    prints = new Float64Array(size);
     return out;
   };
 
@@ -168,16 +170,38 @@ export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: Cl
   if (n > 0 || dataLines > 0 || first) yield batch(used);
 }
 
-/** 1 for each of the first `n` keys that occurs more than once among them (NaN never). */
-export function repeatedOf(keys: Float64Array, n: number): Uint8Array {
-  const repeated = new Uint8Array(n);
+/** The bytes of a batch of `n` lines of `textBytes` bytes: its arrays, widest first (aligned), then the text. */
+function batchBytes(n: number, textBytes: number): number {
+  return n * 29 + textBytes;
+}
+
+/** A batch's views of its buffer (batchBytes), the counts still to fill. */
+function batchIn(buffer: ArrayBuffer, n: number, textBytes: number): LineBatch {
+  return {
+    buffer,
+    keys: new Float64Array(buffer, 0, n),
+    prints: new Float64Array(buffer, n * 8, n),
+    starts: new Uint32Array(buffer, n * 16, n),
+    ends: new Uint32Array(buffer, n * 20, n),
+    lines: new Uint32Array(buffer, n * 24, n),
+    repeated: new Uint8Array(buffer, n * 28, n),
+    bytes: new Uint8Array(buffer, n * 29, textBytes),
+    length: n,
+    dataLines: 0,
+    persons: 0,
+    bytesRead: 0,
+  };
+}
+
+/** Sets 1 for each key that occurs more than once among `keys`, 0 for the others (NaN never repeats). */
+export function markRepeated(keys: Float64Array, repeated: Uint8Array): void {
+  repeated.fill(0);
   const firstAt = new Map<number, number>();
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
     if (k !== k) continue;
     const at = firstAt.get(k);
     if (at === undefined) firstAt.set(k, i);
     else repeated[at] = repeated[i] = 1;
   }
-  return repeated;
 }

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { openSourceFile } from '../source/open-file.js';
 import { classifyLines, type ClassifyOptions, type LineBatch } from './classify-lines.js';
-import { type ReadMessage, readErrorOf } from './read-messages.js';
+import { BufferPool } from './buffer-pool.js';
+import { type ReadMessage, readErrorOf, type TakenMessage } from './read-messages.js';
 
 const THREAD = new URL('./read-thread.js', import.meta.url);
 /**
@@ -29,6 +30,8 @@ export interface LinesAhead {
   /** Uncompressed bytes read up to the last batch taken. */
   bytesRead(): number;
   batches: AsyncGenerator<LineBatch>;
+  /** A batch's memory, once the import is done with it, for a later batch. */
+  giveBack(b: LineBatch): void;
 }
 
 /** Opens the file (its errors thrown here, before any batch) and reads it ahead. */
@@ -42,11 +45,17 @@ export async function readLinesAhead(path: string, opts: ClassifyOptions): Promi
   };
   if (!existsSync(fileURLToPath(THREAD))) {
     const file = await openSourceFile(path);
-    return { totalBytes: file.totalBytes, bytesRead: () => taken, batches: track(classifyLines(file.stream, opts)) };
+    const pool = new BufferPool();
+    return {
+      totalBytes: file.totalBytes,
+      bytesRead: () => taken,
+      batches: track(classifyLines(file.stream, opts, (bytes) => pool.take(bytes))),
+      giveBack: (b) => pool.give(b.buffer),
+    };
   }
   const reader = new ThreadReader(path, opts);
   const totalBytes = await reader.started;
-  return { totalBytes, bytesRead: () => taken, batches: track(reader.batches()) };
+  return { totalBytes, bytesRead: () => taken, batches: track(reader.batches()), giveBack: (b) => reader.giveBack(b) };
 }
 
 class ThreadReader {
@@ -96,7 +105,7 @@ class ThreadReader {
       for (;;) {
         const next = this.queue.shift();
         if (next) {
-          this.worker.postMessage('taken');
+          this.post({ type: 'taken' });
           yield next;
         } else if (this.failure) {
           throw this.failure;
@@ -110,6 +119,14 @@ class ThreadReader {
       // Stopped early (an error, --strict): the thread is not left reading.
       if (!this.ended || this.failure) await this.worker.terminate();
     }
+  }
+
+  giveBack(b: LineBatch): void {
+    if (!this.ended) this.post({ type: 'free', buffer: b.buffer }, [b.buffer]);
+  }
+
+  private post(m: TakenMessage, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(m, transfer);
   }
 
   private notify(): void {

@@ -1,4 +1,4 @@
-// What the reading thread (read-thread.ts) tells the import (read-ahead.ts), and its errors made
+// What the reading thread (read-thread.ts) and the import (read-ahead.ts) tell each other, and its errors made
 // again on the import's side: an ImportError stays one (the CLI shows its line), any other keeps
 // its message and code.
 import { ImportError } from '../import-error.js';
@@ -11,6 +11,9 @@ export type ReadMessage =
   | { type: 'batch'; batch: LineBatch }
   | { type: 'end' }
   | { type: 'error'; error: ReadError };
+
+/** What the import tells the thread: a batch taken (one more may be read ahead), a batch's memory given back. */
+export type TakenMessage = { type: 'taken' } | { type: 'free'; buffer: ArrayBuffer };
 
 export function describeReadError(e: unknown): ReadError {
   if (e instanceof ImportError) return { kind: 'import', line: e.line, detail: e.detail };

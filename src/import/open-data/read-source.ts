@@ -6,7 +6,7 @@
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { ImportRecord, KeyedLines } from '../../store/import-types.js';
 import { ImportError } from '../import-error.js';
-import { encodingOf, type LineBatch, repeatedOf } from './classify-lines.js';
+import { encodingOf, type LineBatch, markRepeated } from './classify-lines.js';
 import { type OpenDataSource, type Parser, parserFor, type SourceParser } from './source-parser.js';
 import { RowError, type SourceRow } from './source-row.js';
 
@@ -44,14 +44,22 @@ export interface ReadOptions {
  * that cannot be read is reported then (so within a batch not necessarily in line order) and
  * passed on without data. Every other line is parsed here, as its batch arrives.
  */
-export async function* readSourceRecords(source: OpenDataSource, batches: AsyncIterable<LineBatch>, stats: ReadStats, opts: ReadOptions): AsyncGenerator<KeyedLines> {
+export async function* readSourceRecords(
+  source: OpenDataSource,
+  batches: AsyncIterable<LineBatch>,
+  stats: ReadStats,
+  opts: ReadOptions,
+  /** Takes back a batch's memory once the import is done with it (LinesAhead.giveBack). */
+  giveBack: (b: LineBatch) => void = () => {},
+): AsyncGenerator<KeyedLines> {
   const decoder = new TextDecoder(encodingOf(source), { ignoreBOM: true });
   let parser: SourceParser | null = null;
   for await (const b of batches) {
     if (b.first) parser = parserFor(source, b.first.line, b.first.text);
     stats.lines += b.dataLines;
     stats.persons += b.persons;
-    if (b.length > 0) yield new SourceLines(b, parser!, decoder, stats, opts).kept();
+    if (b.length > 0) yield new SourceLines(b, parser!, decoder, stats, opts, giveBack).kept();
+    else giveBack(b);
   }
 }
 
@@ -68,6 +76,7 @@ class SourceLines implements KeyedLines {
   /** The records of the lines parsed here (those without a key read unparsed). */
   private made: (ImportRecord | undefined)[] | null = null;
   private readonly bytes: Uint8Array;
+  private readonly batch: LineBatch;
 
   constructor(
     b: LineBatch,
@@ -75,7 +84,9 @@ class SourceLines implements KeyedLines {
     private readonly decoder: { decode(bytes: Uint8Array): string },
     private readonly stats: ReadStats,
     private readonly opts: ReadOptions,
+    private readonly giveBack: (b: LineBatch) => void,
   ) {
+    this.batch = b;
     ({ length: this.length, keys: this.keys, prints: this.prints, repeated: this.repeated, lines: this.lines, starts: this.starts, ends: this.ends, bytes: this.bytes } = b);
   }
 
@@ -102,7 +113,7 @@ class SourceLines implements KeyedLines {
       }
     }
     if (dropped) this.leaveOut(dropped);
-    if (parsedKeys) this.repeated = repeatedOf(this.keys, this.length);
+    if (parsedKeys) markRepeated(this.keys, this.repeated);
     return this;
   }
 
@@ -110,6 +121,11 @@ class SourceLines implements KeyedLines {
     const made = this.made?.[i];
     if (made) return made;
     return new LazyRecord(this.lines[i], this.text(i), String(this.keys[i]).padStart(10, '0'), this.prints[i], this.parser.parse, this.stats, this.opts);
+  }
+
+  /** No record is asked for after this: the batch's memory goes back to its reader. */
+  release(): void {
+    this.giveBack(this.batch);
   }
 
   private text(i: number): string {

@@ -3,17 +3,20 @@
 // import, which tells it each time it has taken one.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSourceFile } from '../source/open-file.js';
-import { classifyLines, type ClassifyOptions, type LineBatch } from './classify-lines.js';
-import { describeReadError, type ReadMessage } from './read-messages.js';
+import { BufferPool } from './buffer-pool.js';
+import { classifyLines, type ClassifyOptions } from './classify-lines.js';
+import { describeReadError, type ReadMessage, type TakenMessage } from './read-messages.js';
 
 /** Batches handed over and not yet taken: enough that the import never waits on this thread. */
 const AHEAD = 3;
 
 const port = parentPort!;
 const { path, ...opts } = workerData as ClassifyOptions & { path: string };
+const pool = new BufferPool(AHEAD + 2);
 let ahead = 0;
 let wake: (() => void) | null = null;
-port.on('message', () => {
+port.on('message', (m: TakenMessage) => {
+  if (m.type === 'free') return pool.give(m.buffer);
   ahead--;
   wake?.();
   wake = null;
@@ -23,10 +26,10 @@ const send = (m: ReadMessage, transfer: ArrayBuffer[] = []) => port.postMessage(
 try {
   const file = await openSourceFile(path);
   send({ type: 'start', totalBytes: file.totalBytes });
-  for await (const batch of classifyLines(file.stream, opts)) {
+  for await (const batch of classifyLines(file.stream, opts, (bytes) => pool.take(bytes))) {
     while (ahead >= AHEAD) await new Promise<void>((resolve) => (wake = resolve));
     ahead++;
-    send({ type: 'batch', batch }, buffersOf(batch));
+    send({ type: 'batch', batch }, [batch.buffer]);
   }
   send({ type: 'end' });
 } catch (e) {
@@ -35,8 +38,4 @@ try {
   // Nothing more to wait for: the thread ends when what it posted is on its way.
   port.removeAllListeners('message');
   port.unref();
-}
-
-function buffersOf(b: LineBatch): ArrayBuffer[] {
-  return [b.bytes, b.starts, b.ends, b.lines, b.keys, b.prints, b.repeated].map((a) => a.buffer as ArrayBuffer);
 }
