@@ -38,21 +38,27 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
     strict: opts.strict ?? false,
     onError: opts.onError ?? (() => {}),
   }, text.giveBack);
-  const result = await store.companies.importRecords(records, planSourceRow, {
-    // --strict: all or nothing, so a bad line leaves the register as it was.
-    atomic: opts.strict ?? false,
-    batchSize: opts.batchSize,
-    firstLoadOf: SOURCE_BITS[opts.source],
-    fingerprints: opts.source === 'bolagsverket' ? 'bolagsverket_hash' : 'scb_hash',
-    vanished: {
-      sourceBit: SOURCE_BITS[opts.source],
-      plan: planVanished(opts.source),
-      // A file that was largely unreadable (or the wrong file) must not mark the register as gone.
-      enabled: () => stats.records > 0 && stats.errors <= Math.max(100, stats.lines * 0.01),
-      limit: opts.markAllVanished ? undefined : vanishedLimit,
-    },
-    onBatch: () => opts.onProgress?.({ lines: stats.lines, bytes: text.bytesRead(), totalBytes: text.totalBytes }),
-  });
+  let result: ImportResult;
+  try {
+    result = await store.companies.importRecords(records, planSourceRow, {
+      // --strict: all or nothing, so a bad line leaves the register as it was.
+      atomic: opts.strict ?? false,
+      batchSize: opts.batchSize,
+      firstLoadOf: SOURCE_BITS[opts.source],
+      fingerprints: opts.source === 'bolagsverket' ? 'bolagsverket_hash' : 'scb_hash',
+      vanished: {
+        sourceBit: SOURCE_BITS[opts.source],
+        plan: planVanished(opts.source),
+        // A file that was largely unreadable (or the wrong file) must not mark the register as gone.
+        enabled: () => stats.records > 0 && stats.errors <= Math.max(100, stats.lines * 0.01),
+        limit: opts.markAllVanished ? undefined : vanishedLimit,
+      },
+      onBatch: () => opts.onProgress?.({ lines: stats.lines, bytes: text.bytesRead(), totalBytes: text.totalBytes }),
+    });
+  } finally {
+    // The reading thread stopped whatever happened (a store that failed before reading a line, too).
+    await text.close();
+  }
   // Those lines reached the register only to be seen, not as records.
   result.unchanged -= stats.errorsWithKey + (stats.personsWithKey ?? 0);
   return { result, stats };

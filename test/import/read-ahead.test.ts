@@ -143,5 +143,10 @@ describe('the reading thread', () => {
       break;
     }
     await expect.poll(() => compiled.readingThreads(), { timeout: 5000 }).toBe(0);
+    // Closed before a batch was taken (the store failed first): ended too.
+    const unread = await compiled.readLinesAhead(join(FIXTURES, 'bolagsverket-week1.txt'), { source: 'bolagsverket', includePersons: false, batchSize: 1 });
+    expect(compiled.readingThreads()).toBe(1);
+    await unread.close();
+    await expect.poll(() => compiled.readingThreads(), { timeout: 5000 }).toBe(0);
   });
 });

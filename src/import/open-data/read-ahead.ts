@@ -32,6 +32,8 @@ export interface LinesAhead {
   batches: AsyncGenerator<LineBatch>;
   /** A batch's memory, once the import is done with it, for a later batch. */
   giveBack(b: LineBatch): void;
+  /** Stops reading, whether or not the batches were taken to the end. */
+  close(): Promise<void>;
 }
 
 /** Opens the file (its errors thrown here, before any batch) and reads it ahead. */
@@ -51,11 +53,12 @@ export async function readLinesAhead(path: string, opts: ClassifyOptions): Promi
       bytesRead: () => taken,
       batches: track(classifyLines(file.stream, opts, (bytes) => pool.take(bytes))),
       giveBack: (b) => pool.give(b.buffer),
+      close: async () => void file.stream.destroy(),
     };
   }
   const reader = new ThreadReader(path, opts);
   const totalBytes = await reader.started;
-  return { totalBytes, bytesRead: () => taken, batches: track(reader.batches()), giveBack: (b) => reader.giveBack(b) };
+  return { totalBytes, bytesRead: () => taken, batches: track(reader.batches()), giveBack: (b) => reader.giveBack(b), close: () => reader.close() };
 }
 
 class ThreadReader {
@@ -117,8 +120,12 @@ class ThreadReader {
       }
     } finally {
       // Stopped early (an error, --strict): the thread is not left reading.
-      if (!this.ended || this.failure) await this.worker.terminate();
+      await this.close();
     }
+  }
+
+  async close(): Promise<void> {
+    if (!this.ended || this.failure) await this.worker.terminate();
   }
 
   giveBack(b: LineBatch): void {
