@@ -28,6 +28,26 @@ describe('ListedFingerprints', () => {
     }
   });
 
+  it('finds them in any order of asking: near the last found, far after it, before it, past the ends (a file need not be in org nr order)', () => {
+    const rows: [string, number, number][] = [];
+    for (let i = 0; i < 5_000; i++) rows.push([String(5_560_000_000 + i * 7), i + 1, i]);
+    const listed = listedOf(rows);
+    // Steps of every size from the last entry asked, both ways, and keys between and beyond the listed.
+    const asked: number[] = [];
+    let at = 0;
+    for (let i = 0; i < 20_000; i++) {
+      at = Math.max(0, Math.min(4_999, at + [1, 2, 3, 63, 64, 65, 127, 128, 129, 1000, -1, -64, -2000][i % 13] * (i % 7 === 0 ? -1 : 1)));
+      asked.push(5_560_000_000 + at * 7 + (i % 11 === 0 ? 3 : 0));
+    }
+    asked.push(5_559_999_999, 5_560_000_000 + 5_000 * 7, 5_560_000_000, 5_560_000_000 + 4_999 * 7);
+    for (const n of asked) {
+      const i = (n - 5_560_000_000) / 7;
+      const want = Number.isInteger(i) && i >= 0 && i < 5_000 ? i : -1;
+      const entry = listed.find(String(n));
+      expect(entry, String(n)).toBe(want);
+    }
+  });
+
   it('keeps the fingerprint the import wrote, and ignores an org nr it does not list', () => {
     const listed = listedOf([['5560000001', 1, 10], ['5560000002', 2, 20]]);
     listed.set('5560000002', 99);
