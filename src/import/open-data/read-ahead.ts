@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { THREAD_EXEC_ARGV } from '../../core/thread-exec-argv.js';
 import { openSourceFile } from '../source/open-file.js';
 import { classifyLines, type ClassifyOptions, type LineBatch } from './classify-lines.js';
 import { BufferPool } from './buffer-pool.js';
@@ -78,8 +79,7 @@ class ThreadReader {
     });
     this.worker = new Worker(THREAD, {
       workerData: { path, ...opts },
-      // The process's flags but --input-type (`node --input-type=module -e …`), which a worker file refuses.
-      execArgv: process.execArgv.filter((a) => !a.startsWith('--input-type')),
+      execArgv: THREAD_EXEC_ARGV,
       resourceLimits: THREAD_HEAP,
     });
     const failed = (e: Error) => {

@@ -13,7 +13,8 @@ import type { SpatialPack } from '../company-writer.js';
 import { type Db, dropCompanyIndexes } from '../database.js';
 import { CountTally } from '../stats/count-tally.js';
 import { chunkPath } from './chunk-files.js';
-import { buildIndexesBeside, EXEC_ARGV, hasIndexThread } from './side-tables.js';
+import { THREAD_EXEC_ARGV } from '../../../core/thread-exec-argv.js';
+import { buildIndexesBeside, hasIndexThread } from './side-tables.js';
 import type { RowsThreadData, RowsThreadResult, RowsThreadTask } from './rows-thread.js';
 
 export interface LoadProgress {
@@ -112,7 +113,7 @@ async function loadRows(db: Db, job: RowsJob): Promise<void> {
         workers[t].postMessage({ k, ids: identities.take(chunkRows(k, job.count).size) } satisfies RowsThreadTask);
       };
       for (let t = 0; t < threads; t++) {
-        const w = new Worker(ROWS_THREAD, { execArgv: EXEC_ARGV, workerData: { seed: job.seed, dir: job.side, tableSql: job.tableSql } satisfies RowsThreadData });
+        const w = new Worker(ROWS_THREAD, { execArgv: THREAD_EXEC_ARGV, workerData: { seed: job.seed, dir: job.side, tableSql: job.tableSql } satisfies RowsThreadData });
         workers.push(w);
         w.on('error', reject);
         w.on('message', (m: RowsThreadResult) => {

@@ -10,10 +10,9 @@ import { buildIndexesInBulk, type SpatialPack } from '../company-writer.js';
 import type { Db } from '../database.js';
 import { COMPANY_INDEXES } from '../migrations.js';
 import type { IndexThreadData } from './index-thread.js';
+import { THREAD_EXEC_ARGV } from '../../../core/thread-exec-argv.js';
 
 const INDEX_THREAD = new URL('./index-thread.js', import.meta.url);
-/** The process's flags but --input-type (`node --input-type=module -e …`), which a worker file refuses. */
-export const EXEC_ARGV = process.execArgv.filter((a) => !a.startsWith('--input-type'));
 /** What the index thread builds, copied in whole (the virtual tables' shadow tables hold no page numbers). */
 const SIDE_TABLES = [
   'company_sni',
@@ -84,7 +83,7 @@ function sideSchema(db: Db): string[] {
 
 function runIndexThread(workerData: IndexThreadData, resourceLimits?: ResourceLimits): Promise<void> {
   return new Promise((done, reject) => {
-    const w = new Worker(INDEX_THREAD, { execArgv: EXEC_ARGV, workerData, resourceLimits });
+    const w = new Worker(INDEX_THREAD, { execArgv: THREAD_EXEC_ARGV, workerData, resourceLimits });
     w.once('message', () => done());
     w.once('error', reject);
     w.once('exit', (code) => (code === 0 ? done() : reject(new Error(`index thread exited with ${code}`))));
