@@ -2,6 +2,7 @@
 // load.ts, and an import's first load, ../side-indexes.ts): this thread builds the B-tree indexes
 // while the index thread (index-thread.ts) builds the SNI table, the spatial and the full-text
 // index in a side database, copied in at the end.
+import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,16 +91,23 @@ function runIndexThread(workerData: IndexThreadData, resourceLimits?: ResourceLi
   });
 }
 
-/** Copies what the index thread built: shadow tables are written directly, hence unsafe mode for the while. */
+/**
+ * Copies what the index thread built: shadow tables are written directly, hence unsafe mode. On
+ * a connection of its own: the full-text index keeps its structure cached per connection and
+ * reads it again only after another connection's commit, so a copy made on `db` left `db`'s cache
+ * stale, and the first full-text write on it after a seed failed at its commit (a segment id
+ * taken; SQLITE_CONSTRAINT_PRIMARYKEY).
+ */
 function copySideTables(db: Db, path: string): void {
-  db.exec(`ATTACH '${path.replaceAll("'", "''")}' AS built`);
-  db.unsafeMode(true);
+  const copier = new Database(db.name);
   try {
-    db.transaction(() => {
-      for (const t of SIDE_TABLES) db.exec(`DELETE FROM main.${t}; INSERT INTO main.${t} SELECT * FROM built.${t};`);
+    copier.pragma('busy_timeout = 5000');
+    copier.exec(`ATTACH '${path.replaceAll("'", "''")}' AS built`);
+    copier.unsafeMode(true);
+    copier.transaction(() => {
+      for (const t of SIDE_TABLES) copier.exec(`DELETE FROM main.${t}; INSERT INTO main.${t} SELECT * FROM built.${t};`);
     })();
   } finally {
-    db.unsafeMode(false);
-    db.exec('DETACH built');
+    copier.close();
   }
 }
