@@ -1,10 +1,41 @@
 // `bolag db import FILE`: upserts by org_nr in one transaction with its events (the outbox).
-import type { ImportResult } from '../store/import-types.js';
+// Our JSONL into a SQLite register is read on a thread of its own, which settles the lines
+// equal to their stored records while the import compares and writes the rest (match-ahead.ts).
+import { IMPORT_BATCH_SIZE, type ImportResult } from '../store/import-types.js';
 import type { Store } from '../store/store.js';
 import { matchesExportLine } from './ours/export-line.js';
+import { canMatchAhead, matchAhead } from './ours/match-ahead.js';
+import type { MatchMode } from './ours/match-messages.js';
 import { planRecord } from './plan-record.js';
-import { readImportRecords } from './read-records.js';
+import { detectFormat, readImportRecords } from './read-records.js';
+import { readLinesSync } from './read-lines.js';
 
-export async function importFile(store: Store, path: string): Promise<ImportResult> {
-  return store.companies.importRecords(readImportRecords(path), planRecord, { matchesStored: matchesExportLine });
+export interface ImportFileOptions {
+  batchSize?: number;
+  /** How the reading thread shares the comparing (tests); default balanced. */
+  matchMode?: MatchMode;
+}
+
+export async function importFile(store: Store, path: string, opts: ImportFileOptions = {}): Promise<ImportResult> {
+  const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
+  const dbPath = store.kind === 'sqlite' ? store.location.dbPath : undefined;
+  if (dbPath === undefined || dbPath === ':memory:' || !canMatchAhead() || !isJsonl(path)) {
+    return store.companies.importRecords(readImportRecords(path), planRecord, { matchesStored: matchesExportLine, batchSize });
+  }
+  const ahead = matchAhead(path, dbPath, { batchSize, mode: opts.matchMode });
+  try {
+    return await store.companies.importRecords(ahead.records, planRecord, { matchesStored: matchesExportLine, batchSize, onLocked: ahead.locked });
+  } finally {
+    await ahead.close();
+  }
+}
+
+function isJsonl(path: string): boolean {
+  const lines = readLinesSync(path);
+  try {
+    const first = lines.next();
+    return !first.done && detectFormat(path, first.value.text) === 'jsonl';
+  } finally {
+    lines.return(undefined);
+  }
 }

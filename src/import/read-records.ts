@@ -2,7 +2,7 @@
 // (`;`, BOM, header, RFC 4180 quoting, nested fields flattened with dots).
 import { readLinesSync } from './read-lines.js';
 import { ImportError } from './import-error.js';
-import { JsonlRecord } from './ours/jsonl-record.js';
+import { jsonlRecords } from './ours/read-jsonl.js';
 import type { ImportRecord } from '../store/import-types.js';
 import { CompanySchema } from '../core/company.js';
 import { restoreCell } from '../core/csv.js';
@@ -19,22 +19,9 @@ export function* readImportRecords(path: string): Generator<ImportRecord> {
   if (first.done) return;
   const format = detectFormat(path, first.value.text);
   if (format === 'jsonl') {
-    yield* jsonlRecords([first.value], lines);
+    yield* jsonlRecords(first.value, lines);
   } else {
     yield* csvRecords(first.value, lines);
-  }
-}
-
-function* jsonlRecords(head: { line: number; text: string }[], rest: Iterator<{ line: number; text: string }>): Generator<ImportRecord> {
-  const all = (function* () {
-    yield* head;
-    for (let r = rest.next(); !r.done; r = rest.next()) yield r.value;
-  })();
-  for (const { line, text } of all) {
-    const t = text.replace(/^\uFEFF/, '').trim();
-    if (t === '') continue;
-    // Parsed when its data is first read: a line equal to the stored record never is.
-    yield new JsonlRecord(line, t);
   }
 }
 

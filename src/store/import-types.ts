@@ -52,15 +52,30 @@ export interface KeyedLines {
   release(): void;
 }
 
-/** What an import takes at a time: records, or lines whose records are made when needed. */
-export type ImportBatch = ImportRecord[] | KeyedLines;
+/**
+ * Lines the reader found unchanged itself: our JSONL compared on a thread of its own with a
+ * snapshot of the register taken once the import held the write lock (ImportOptions.onLocked).
+ * The import counts them, nothing more.
+ */
+export interface SettledLines {
+  readonly settled: true;
+  readonly length: number;
+}
+
+/** What an import takes at a time: records, lines whose records are made when needed, or lines already settled. */
+export type ImportBatch = ImportRecord[] | KeyedLines | SettledLines;
 
 export function isKeyedLines(item: unknown): item is KeyedLines {
   return (item as KeyedLines | null)?.keyed === true;
 }
 
-/** The batch's records, every one made. */
+export function isSettledLines(item: unknown): item is SettledLines {
+  return (item as SettledLines | null)?.settled === true;
+}
+
+/** The batch's records, every one made (none for settled lines). */
 export function recordsOf(batch: ImportBatch): ImportRecord[] {
+  if (isSettledLines(batch)) return [];
   if (!isKeyedLines(batch)) return batch;
   const out = new Array<ImportRecord>(batch.length);
   for (let i = 0; i < batch.length; i++) out[i] = batch.record(i);
@@ -73,7 +88,7 @@ export function recordsOf(batch: ImportBatch): ImportRecord[] {
  * file at a time): one await per array rather than per record; or as KeyedLines, each taken as
  * one batch.
  */
-export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord | readonly ImportRecord[] | KeyedLines>;
+export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord | readonly ImportRecord[] | KeyedLines | SettledLines>;
 
 /**
  * Records compared with the register per read, and per transaction unless atomic. 2,000: the
@@ -102,11 +117,14 @@ export function repeatedKeys(keys: readonly (string | null)[]): Set<string> {
   return more;
 }
 
-/** The records in batches of `size` (the last one shorter); KeyedLines as they come. */
+/** The records in batches of `size` (the last one shorter); KeyedLines and SettledLines as they come. */
 export async function* inBatches(records: ImportRecords, size: number): AsyncGenerator<ImportBatch> {
   let batch: ImportRecord[] = [];
-  for await (const item of records as AsyncIterable<ImportRecord | readonly ImportRecord[] | KeyedLines>) {
-    if (isKeyedLines(item)) {
+  for await (const item of records as AsyncIterable<ImportRecord | readonly ImportRecord[] | KeyedLines | SettledLines>) {
+    if (isSettledLines(item)) {
+      // Order does not matter for lines that change nothing: no batch is cut short for them.
+      yield item;
+    } else if (isKeyedLines(item)) {
       if (batch.length > 0) yield batch;
       batch = [];
       yield item;
@@ -209,6 +227,12 @@ export interface ImportOptions {
   matchesStored?: (record: ImportRecord, existing: StoredCompany) => boolean;
   /** After each batch, with the records read so far. */
   onBatch?: (records: number) => void;
+  /**
+   * Called once an atomic import holds the register's write lock, before it reads a batch: from
+   * then until it ends nothing else writes the register, so a reader may settle lines against a
+   * snapshot it takes now (SettledLines). Not called where the store takes no such lock.
+   */
+  onLocked?: () => void;
   /**
    * Companies listed by this source (a SOURCE_BITS bit) before that the file no longer holds:
    * after the last batch, each is planned with `plan` (e.g. marked as gone), never deleted.

@@ -9,7 +9,7 @@
 // Another process importing the same source at the same time is not followed; two imports of one
 // source interleave batch by batch, and which line of a company wins is theirs to race for anyway.
 import { normalizeOrgNr } from '../core/orgnr.js';
-import { type ImportBatch, type ImportRecord, isKeyedLines, type KeyedLines, repeatedKeys } from './import-types.js';
+import { type ImportBatch, type ImportRecord, isKeyedLines, isSettledLines, type KeyedLines, repeatedKeys } from './import-types.js';
 
 type Seen = { has(rowid: number): boolean };
 
@@ -81,6 +81,7 @@ export class ListedFingerprints {
    * planned line by line: its earlier line may change what the later one compares with.
    */
   withoutUnchanged(batch: ImportBatch, unchanged: (rowid: number) => void): ImportRecord[] {
+    if (isSettledLines(batch)) return [];
     if (isKeyedLines(batch)) return this.withoutUnchangedLines(batch, unchanged);
     const keys = batch.map((r) => (r.fingerprint === undefined ? null : (r.key ?? normalizeOrgNr(String(r.data.org_nr ?? '')))));
     const repeated = repeatedKeys(keys);

@@ -19,6 +19,7 @@ import {
   IMPORT_BATCH_SIZE,
   IMPORT_COMMIT_MS,
   inBatches,
+  isSettledLines,
   repeatedKeys,
   type ImportResult,
   NO_INTERNALS,
@@ -106,6 +107,10 @@ export async function importCompanies(
     // A first load has no fingerprints of this source to compare with. Lines unchanged since the
     // last import are settled from the fingerprints read at the start (their records need not
     // even be parsed: ImportRecord.key), before the lock: a batch of them writes nothing.
+    if (isSettledLines(all)) {
+      result.unchanged += all.length;
+      return;
+    }
     let batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : recordsOf(all);
     if (batch.length === 0) return;
     await client.query(`SELECT ${IMPORT_LOCK}`);

@@ -16,6 +16,7 @@ import {
   IMPORT_BATCH_SIZE,
   IMPORT_COMMIT_MS,
   inBatches,
+  isSettledLines,
   repeatedKeys,
   type ImportResult,
   NO_INTERNALS,
@@ -23,13 +24,14 @@ import {
   recordsOf,
   type StoredCompany,
 } from '../import-types.js';
-import { COMPANY_COLUMNS, companyArrayReader, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
+import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
 import { CompanyWriter } from './company-writer.js';
 import { type Db, dropCompanyIndexes, ensureFingerprintsIndex } from './database.js';
 import { listedRowPages } from './listed-rows.js';
 import { readListed } from './read-listed.js';
 import { RowidSet } from './rowid-set.js';
 import { RowidsByNumber } from './rowids-by-number.js';
+import { storedRecordReader } from './stored-records.js';
 import { buildCompanyIndexes } from './side-indexes.js';
 import { CountTally } from './stats/count-tally.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
@@ -151,12 +153,7 @@ export async function importCompanies(
   };
 
   const matchesStored = opts.matchesStored;
-  // Only the record's columns: most lines match, and the internals (the business description
-  // above all) would be decoded for nothing.
-  const recordReader = companyArrayReader(true);
-  const recordsBy = (column: 'org_nr' | 'rowid') => db.prepare(`SELECT ${recordReader.select} FROM companies c WHERE c.${column} IN (SELECT value FROM json_each(?))`).raw(true);
-  const recordsByOrgNr = recordsBy('org_nr');
-  const recordsByRow = recordsBy('rowid');
+  const readRecords = storedRecordReader(db);
   /**
    * The records that are the stored company exactly (matchesStored), settled here unparsed; the
    * others' data made in the file's order, before any of them is planned. A line that names its
@@ -167,21 +164,7 @@ export async function importCompanies(
   const withoutMatching = (batch: ImportRecord[]): ImportRecord[] => {
     if (!matchesStored || !probe.shouldTry()) return batch;
     const heads = matchHeads(batch);
-    const byRow: number[] = [];
-    const byOrgNr: string[] = [];
-    batch.forEach((r, i) => {
-      if (heads[i] === null) return;
-      if (r.row !== undefined) byRow.push(r.row);
-      else byOrgNr.push(heads[i]!);
-    });
-    const records = new Map<string, CompanyRow>();
-    for (const [read, keys] of [[recordsByRow, byRow], [recordsByOrgNr, byOrgNr]] as const) {
-      if (keys.length === 0) continue;
-      for (const values of read.all(JSON.stringify(keys)) as unknown[][]) {
-        const row = recordReader.build(values);
-        records.set(row.org_nr, row);
-      }
-    }
+    const records = readRecords(batch, heads);
     return settleMatching(batch, heads, records, (row) => rowToCompany(row, { expand: true }), matchesStored, settleUnchanged, probe);
   };
 
@@ -225,7 +208,10 @@ export async function importCompanies(
 
   const batches = inBatches(records, batchSize);
   let read = 0;
-  if (atomic) db.exec('BEGIN IMMEDIATE');
+  if (atomic) {
+    db.exec('BEGIN IMMEDIATE');
+    opts.onLocked?.();
+  }
   try {
     // Batch by batch, the batches of up to IMPORT_COMMIT_MS share a transaction: a page that
     // several of them change is written to the WAL once, and the counts are added once; a server
@@ -246,6 +232,7 @@ export async function importCompanies(
       }
     };
     for await (const all of batches) {
+      if (isSettledLines(all)) result.unchanged += all.length;
       const batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : recordsOf(all);
       if (batch.length > 0) {
         begin();

@@ -1,0 +1,35 @@
+// What the matching thread (match-thread.ts) and the import (match-ahead.ts) share: the words of
+// their shared memory, the thread's messages, and how the thread was started.
+import type { ReadError } from '../open-data/read-messages.js';
+
+/** Int32 words of the shared memory. */
+export const SHARED = {
+  /** Batches the thread has posted. */
+  sent: 0,
+  /** Batches the import has taken. */
+  taken: 1,
+  /** 1 once the import holds the write lock (ImportOptions.onLocked): the snapshot may be taken. */
+  locked: 2,
+  words: 3,
+} as const;
+
+/**
+ * balanced: the thread compares a batch only while the import has another waiting (both cores
+ * busy), else hands it over to be compared by the import; always: it compares every batch it may
+ * (tests: every line the thread can settle is settled there).
+ */
+export type MatchMode = 'balanced' | 'always';
+
+export interface MatchThreadData {
+  filePath: string;
+  dbPath: string;
+  batchSize: number;
+  mode: MatchMode;
+  shared: SharedArrayBuffer;
+}
+
+export type MatchMessage =
+  /** A batch: the lines left to the import (numbers and texts, in order) and how many were settled. */
+  | { type: 'batch'; lines: number[]; texts: string[]; settled: number }
+  | { type: 'end' }
+  | { type: 'error'; error: ReadError };

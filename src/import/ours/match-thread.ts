@@ -1,0 +1,126 @@
+// The thread that reads our JSONL for an import (match-ahead.ts) and, while the importing thread
+// is busy, compares batches of it with the register as the import found it (RecordSnapshot):
+// a line equal to its stored record's export is settled here and only counted over there. The
+// importing thread gets the other lines' texts and compares, plans and writes them as before.
+//
+// Why a snapshot is enough: the import holds the write lock from before the snapshot is taken to
+// its end, so a company differs from the snapshot only once one of the file's lines changed it.
+// A line is settled here only when no earlier line of the file had its org nr (SeenKeys), so
+// nothing has changed its company yet; a later line of that org nr goes to the import, which
+// compares it with the register as it is by then.
+import { parentPort, workerData } from 'node:worker_threads';
+import { normalizeOrgNr } from '../../core/orgnr.js';
+import type { ImportRecord } from '../../store/import-types.js';
+import { MatchProbe } from '../../store/match-probe.js';
+import { type CompanyRow, rowToCompany } from '../../store/sqlite/company-row.js';
+import { RecordSnapshot } from '../../store/sqlite/record-snapshot.js';
+import { describeReadError } from '../open-data/read-messages.js';
+import { readJsonlRecords } from './read-jsonl.js';
+import { matchesExportLine } from './export-line.js';
+import { type MatchMessage, SHARED, type MatchThreadData } from './match-messages.js';
+import { SeenKeys } from './seen-keys.js';
+
+/** Batches posted and not yet taken: enough that the import never waits. */
+const AHEAD = 4;
+
+const port = parentPort!;
+const { filePath, dbPath, batchSize, mode, shared: memory } = workerData as MatchThreadData;
+const shared = new Int32Array(memory);
+const send = (m: MatchMessage) => port.postMessage(m);
+
+const snapshot = new RecordSnapshot(dbPath);
+const seen = new SeenKeys();
+const probe = new MatchProbe();
+/** Once a line's org nr cannot be known here (not JSON), nothing more is settled: the import stops at that line. */
+let blind = false;
+
+/**
+ * The org nr the import will write the line under: its head's when the line names `org_nr`
+ * once and escapes nothing with \u (so no other spelling of the key hides later in it), else
+ * what parsing it says. Undefined when the line is not JSON.
+ */
+function keyOf(record: ImportRecord): string | null | undefined {
+  const text = record.text!;
+  if (record.key !== undefined && text.indexOf('"org_nr"') === text.lastIndexOf('"org_nr"') && !text.includes('\\u')) return record.key;
+  try {
+    return normalizeOrgNr(String(record.data.org_nr ?? ''));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether each batch posted was left to the import to compare (by its number from 0). */
+const leftToImport: boolean[] = [];
+
+/**
+ * Batches posted, not yet taken, that the import compares itself: its work in hand. While it has
+ * two, this thread compares the next batch (about as long as the import takes for one); with
+ * fewer, the import would wait for it, so the batch is handed over as read.
+ */
+function unsettledWaiting(): number {
+  let n = 0;
+  for (let i = Atomics.load(shared, SHARED.taken); i < leftToImport.length; i++) if (leftToImport[i]) n++;
+  return n;
+}
+
+function post(batch: ImportRecord[]): void {
+  while (Atomics.load(shared, SHARED.sent) - Atomics.load(shared, SHARED.taken) >= AHEAD) {
+    Atomics.wait(shared, SHARED.taken, Atomics.load(shared, SHARED.taken), 1000);
+  }
+  const compare = !blind && Atomics.load(shared, SHARED.locked) === 1 && (mode === 'always' || unsettledWaiting() >= 2) && probe.shouldTry();
+  let stored: Map<string, CompanyRow> | null = null;
+  if (compare) {
+    snapshot.pin();
+    stored = snapshot.records(batch, batch.map((r) => r.key ?? null));
+  }
+  const lines: number[] = [];
+  const texts: string[] = [];
+  let settled = 0;
+  let tried = 0;
+  let headless = 0;
+  for (const record of batch) {
+    if (record.key === undefined) headless++;
+    // A line equal to its stored record's export names its org nr once, in its head.
+    const row = stored !== null && !blind && record.key !== undefined ? stored.get(record.key) : undefined;
+    if (row !== undefined && !seen.has(Number(record.key))) {
+      tried++;
+      if (matchesExportLine(record, rowToCompany(row, { expand: true }))) {
+        seen.add(Number(record.key));
+        settled++;
+        continue;
+      }
+    }
+    if (!blind) {
+      const key = keyOf(record);
+      if (key === undefined) blind = true;
+      else if (key !== null) seen.add(Number(key));
+    }
+    lines.push(record.line);
+    texts.push(record.text!);
+  }
+  if (compare) probe.tried(tried, settled);
+  // Lines not of the export's shape are parsed here only to know their org nr: a file mostly of
+  // them (written by hand, say) has none to settle, so the rest goes to the import unread.
+  if (headless * 2 > batch.length) blind = true;
+  send({ type: 'batch', lines, texts, settled });
+  leftToImport.push(!compare);
+  Atomics.add(shared, SHARED.sent, 1);
+}
+
+try {
+  let batch: ImportRecord[] = [];
+  for (const record of readJsonlRecords(filePath)) {
+    batch.push(record);
+    if (batch.length >= batchSize) {
+      post(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) post(batch);
+  send({ type: 'end' });
+} catch (e) {
+  send({ type: 'error', error: describeReadError(e) });
+} finally {
+  snapshot.close();
+  port.unref();
+}

@@ -1,0 +1,225 @@
+// Our JSONL into a SQLite register is read on a thread of its own, which settles the lines equal
+// to their stored record against a snapshot taken once the import holds the write lock
+// (src/import/ours/match-thread.ts). Through the compiled thread: what it settles and what it
+// leaves to the import, line by line; and whole imports in both of its modes against the oracle
+// of the full comparison (the same records in another key order, which no line can match).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ImportFileOptions } from '../../src/import/import-file.js';
+import type { ImportRecord, SettledLines } from '../../src/store/import-types.js';
+import type { Store } from '../../src/store/store.js';
+import { ensureBuilt, ROOT } from '../exports/built.js';
+
+type Compiled = {
+  importFile: typeof import('../../src/import/import-file.js').importFile;
+  matchAhead: typeof import('../../src/import/ours/match-ahead.js').matchAhead;
+  matchingThreads: typeof import('../../src/import/ours/match-ahead.js').matchingThreads;
+  openSqliteStore: typeof import('../../src/store/sqlite/sqlite-store.js').openSqliteStore;
+  seedRegister: typeof import('../../src/app/seed-register.js').seedRegister;
+};
+
+let compiled: Compiled;
+let dir: string;
+
+beforeAll(async () => {
+  await ensureBuilt();
+  const load = async <T>(path: string) => (await import(join(ROOT, 'dist/src', path))) as T;
+  compiled = {
+    ...(await load<Pick<Compiled, 'importFile'>>('import/import-file.js')),
+    ...(await load<Pick<Compiled, 'matchAhead' | 'matchingThreads'>>('import/ours/match-ahead.js')),
+    ...(await load<Pick<Compiled, 'openSqliteStore'>>('store/sqlite/sqlite-store.js')),
+    ...(await load<Pick<Compiled, 'seedRegister'>>('app/seed-register.js')),
+  };
+});
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bolag-match-thread-'));
+});
+
+const write = (name: string, lines: string[]) => {
+  const path = join(dir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+};
+
+async function seeded(name: string): Promise<Store> {
+  const store = compiled.openSqliteStore(join(dir, name));
+  await compiled.seedRegister(store, { count: 300, seed: 'match-thread' });
+  return store;
+}
+
+async function exported(store: Store): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for await (const c of store.companies.stream({ status: null, radius_km: 10 }, { expand: ['latest_financials'] })) out.push(c as unknown as Record<string, unknown>);
+  return out;
+}
+
+/** The same record with org_nr first: no export head, so never matched, always compared in full. */
+const reordered = (c: Record<string, unknown>) => JSON.stringify({ org_nr: c.org_nr, ...c });
+
+async function eventsOf(store: Store) {
+  return (await store.outbox.readAfter(0, 10_000)).map(({ event, subject }) => ({ type: event.type, data: event.data, subject }));
+}
+
+const strip = (cs: Record<string, unknown>[]) => cs.map(({ updated_at: _u, ...c }) => c);
+
+/** What the thread hands over for a file, with the lock taken (or not) before the first batch. */
+async function handedOver(store: Store, path: string, opts: { locked: boolean; batchSize: number }) {
+  const ahead = compiled.matchAhead(path, store.location.dbPath!, { batchSize: opts.batchSize, mode: 'always' });
+  if (opts.locked) ahead.locked();
+  let settled = 0;
+  const passed: { line: number; text: string }[] = [];
+  try {
+    for await (const item of ahead.records) {
+      if ((item as SettledLines).settled === true) settled += item.length;
+      else for (const r of item as ImportRecord[]) passed.push({ line: r.line, text: r.text! });
+    }
+  } finally {
+    await ahead.close();
+  }
+  return { settled, passed };
+}
+
+describe('the matching thread, line by line', () => {
+  it('settles the lines equal to their stored record and hands over every other, in order', async () => {
+    const store = await seeded('a.db');
+    try {
+      const records = await exported(store);
+      const [a, b] = records;
+      const lines = records.slice(0, 40).map((r) => JSON.stringify(r));
+      // 5: changed; 9: a's line again after a changed one (its company is no longer the snapshot's);
+      // 12: b's unchanged line again (settled the first time, so nothing changed it: handed over
+      // all the same, as the thread knows only that the org nr came before); 15: an export head
+      // whose line names another org nr later (JSON takes the last); 20: not the export's shape.
+      lines[5] = JSON.stringify({ ...records[5], name: 'Ändrat Namn AB' });
+      lines[0] = JSON.stringify({ ...a, name: 'Tillfälligt AB' });
+      lines[9] = JSON.stringify(a);
+      lines[12] = JSON.stringify(b);
+      lines[15] = `${JSON.stringify(records[15]).slice(0, -1)},"org_nr":${JSON.stringify(records[16].org_nr)}}`;
+      lines[20] = reordered(records[20]);
+      const path = write('mixed.jsonl', ['', ...lines]);
+      const { settled, passed } = await handedOver(store, path, { locked: true, batchSize: 7 });
+      // Line numbers count the empty first line.
+      const expected = [0, 5, 9, 12, 15, 16, 20].map((i) => ({ line: i + 2, text: lines[i] }));
+      expect(passed).toEqual(expected);
+      expect(settled).toBe(40 - expected.length);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('settles nothing before the import holds the lock, and hands over a line that is not JSON', async () => {
+    const store = await seeded('b.db');
+    try {
+      const lines = (await exported(store)).slice(0, 30).map((r) => JSON.stringify(r));
+      const path = write('same.jsonl', lines);
+      expect(await handedOver(store, path, { locked: false, batchSize: 4 })).toEqual({ settled: 0, passed: lines.map((text, i) => ({ line: i + 1, text })) });
+      // Handed over for the import to stop at; whatever the thread settles after it is never counted.
+      lines[10] = `${lines[10].slice(0, 80)} not json`;
+      const broken = await handedOver(store, write('broken.jsonl', lines), { locked: true, batchSize: 4 });
+      expect(broken.passed.map((p) => p.line)).toEqual([11]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('ends with the import, whichever way it ends', async () => {
+    const store = await seeded('c.db');
+    try {
+      const lines = (await exported(store)).map((r) => JSON.stringify(r));
+      await compiled.importFile(store, write('ok.jsonl', lines), { batchSize: 10 });
+      await expect.poll(() => compiled.matchingThreads(), { timeout: 5000 }).toBe(0);
+      const bad = [...lines.slice(0, 50), 'not json', ...lines.slice(50)];
+      await expect(compiled.importFile(store, write('bad.jsonl', bad), { batchSize: 10 })).rejects.toThrow(/^line 51: not valid JSON/);
+      await expect.poll(() => compiled.matchingThreads(), { timeout: 5000 }).toBe(0);
+      // Stopped before reading its file to the end (the consumer gives up after one batch).
+      const ahead = compiled.matchAhead(write('long.jsonl', lines), store.location.dbPath!, { batchSize: 5 });
+      await ahead.records.next();
+      await ahead.records.return(undefined);
+      await expect.poll(() => compiled.matchingThreads(), { timeout: 5000 }).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.each<ImportFileOptions['matchMode']>(['always', 'balanced'])('whole imports through the thread (%s)', (matchMode) => {
+  let fast: Store;
+  let full: Store;
+
+  beforeEach(async () => {
+    fast = await seeded('fast.db');
+    full = await seeded('full.db');
+    return async () => {
+      await fast.close();
+      await full.close();
+    };
+  });
+
+  /** Imports the lines into `fast` through the thread and into `full` reordered; both must agree. */
+  async function importBoth(records: Record<string, unknown>[], raw: (string | null)[] = []) {
+    const result = await compiled.importFile(fast, write('fast.jsonl', records.map((r, i) => raw[i] ?? JSON.stringify(r))), { batchSize: 16, matchMode });
+    const oracle = await compiled.importFile(full, write('full.jsonl', records.map(reordered)), { batchSize: 16 });
+    expect(result).toEqual(oracle);
+    expect(await eventsOf(fast)).toEqual(await eventsOf(full));
+    expect(strip(await exported(fast))).toEqual(strip(await exported(full)));
+    return result;
+  }
+
+  it('re-importing the export changes nothing', async () => {
+    expect(await importBoth(await exported(fast))).toMatchObject({ created: 0, updated: 0, unchanged: 300 });
+  });
+
+  it('finds every change, repeated org nrs in order, new companies and a hidden second org nr', async () => {
+    const records = await exported(fast);
+    const fields = ['name', 'status', 'address', 'sni_codes', 'revenue', 'f_skatt', 'location', 'latest_financials'];
+    const lines: Record<string, unknown>[] = records.map((r, i) => {
+      if (i % 5 !== 1) return r;
+      const field = fields[i % fields.length];
+      const other = records[(i * 7 + 13) % records.length];
+      return { ...r, [field]: typeof r[field] === 'boolean' ? !r[field] : other[field] };
+    });
+    // A company changed, then its stored record again in a later batch, then changed once more.
+    const a = records[40];
+    lines.push({ ...a, name: 'Mellanspel AB' }, ...records.slice(100, 140), a, ...records.slice(140, 170), { ...a, name: 'Slutspel AB' }, a);
+    // New companies (no id), one of them twice.
+    const fresh = { ...records[3], id: undefined, org_nr: '556036-0793', name: 'Nytt Bolag AB' };
+    lines.push(fresh, { ...fresh, name: 'Nytt Bolag Igen AB' });
+    // An export head hiding a later org nr of another company.
+    const twice = `${JSON.stringify(records[7]).slice(0, -1)},"org_nr":${JSON.stringify(records[8].org_nr)}}`;
+    lines.push(JSON.parse(twice) as Record<string, unknown>, records[8]);
+    const result = await importBoth(lines, lines.map((_, i) => (i === lines.length - 2 ? twice : null)));
+    expect(result.updated).toBeGreaterThan(50);
+    expect(result.created).toBe(1);
+    expect((await fast.companies.get(a.org_nr as string))!.name).toBe(a.name);
+  });
+
+  it('stops at the first unreadable line, as without the thread', async () => {
+    const records = (await exported(fast)).map((r) => JSON.stringify(r));
+    const lines = [...records.slice(0, 70), JSON.stringify({ ...JSON.parse(records[70]), org_nr: '123' }), `${records[71].slice(0, 60)} not json`, '[1]'];
+    await expect(compiled.importFile(fast, write('bad.jsonl', lines), { batchSize: 16, matchMode })).rejects.toThrow(/^line 72: not valid JSON/);
+    expect(await eventsOf(fast)).toEqual([]);
+  });
+});
+
+describe('the thread elsewhere', () => {
+  it('is not used for CSV', async () => {
+    const store = await seeded('csv.db');
+    try {
+      const before = compiled.matchingThreads();
+      const csv = (await exported(store)).slice(0, 3);
+      const path = write('one.csv', ['org_nr;name', ...csv.map((c) => `${c.org_nr as string};${c.name as string}`)]);
+      const spy = setInterval(() => expect(compiled.matchingThreads()).toBe(before), 1);
+      try {
+        await compiled.importFile(store, path).catch(() => undefined);
+      } finally {
+        clearInterval(spy);
+      }
+      expect(compiled.matchingThreads()).toBe(before);
+    } finally {
+      await store.close();
+    }
+  });
+});
