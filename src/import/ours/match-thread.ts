@@ -8,6 +8,7 @@
 // A line is settled here only when no earlier line of the file had its org nr (SeenKeys), so
 // nothing has changed its company yet; a later line of that org nr goes to the import, which
 // compares it with the register as it is by then.
+import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { ImportRecord } from '../../store/import-types.js';
@@ -29,7 +30,12 @@ const shared = new Int32Array(memory);
 const send = (m: MatchMessage) => port.postMessage(m);
 
 const snapshot = new RecordSnapshot(dbPath);
-const seen = new SeenKeys();
+/**
+ * Sized by the file: an export line is at least this long (a company with empty fields is about
+ * 600 bytes), so the file has at most size / this many lines.
+ */
+const SHORTEST_LINE_BYTES = 400;
+const seen = new SeenKeys(statSync(filePath).size / SHORTEST_LINE_BYTES);
 const probe = new MatchProbe();
 /** Once a line's org nr cannot be known here (not JSON), nothing more is settled: the import stops at that line. */
 let blind = false;

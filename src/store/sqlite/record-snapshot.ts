@@ -16,7 +16,7 @@ export class RecordSnapshot {
   constructor(dbPath: string) {
     this.db = openDatabase(dbPath, { readonly: true });
     // Its pages are read about once, as the importer's are: a small cache, no memory map.
-    this.db.pragma('cache_size = -8192');
+    this.db.pragma('cache_size = -4096');
     this.db.pragma('mmap_size = 0');
     this.read = storedRecordReader(this.db);
   }
