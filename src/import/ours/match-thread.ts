@@ -21,8 +21,11 @@ import { matchesExportLine } from './export-line.js';
 import { type MatchMessage, SHARED, type MatchThreadData } from './match-messages.js';
 import { SeenKeys } from './seen-keys.js';
 
-/** Batches posted and not yet taken: enough that the import never waits. */
-const AHEAD = 4;
+/**
+ * Batches posted and not yet taken: enough that the import never waits, and that this thread
+ * need not while the import writes. The lines in them are bounded by workWaiting.
+ */
+const AHEAD = 8;
 
 const port = parentPort!;
 const { filePath, dbPath, batchSize, mode, shared: memory } = workerData as MatchThreadData;
@@ -55,17 +58,22 @@ function keyOf(record: ImportRecord): string | null | undefined {
   }
 }
 
-/** Whether each batch posted was left to the import to compare (by its number from 0). */
-const leftToImport: boolean[] = [];
+/**
+ * The import's work in each batch posted (by its number from 0), in lines compared: a batch left
+ * to it whole is its lines; a compared batch is the lines it must plan, each about fifteen
+ * comparisons' worth (parsed, planned, written: ~150 µs against ~10 µs).
+ */
+const workPosted: number[] = [];
+const PLANNED_LINE_WORK = 15;
 
 /**
- * Batches posted, not yet taken, that the import compares itself: its work in hand. While it has
- * two, this thread compares the next batch (about as long as the import takes for one); with
- * fewer, the import would wait for it, so the batch is handed over as read.
+ * The work in batches posted and not yet taken: the import's in hand. While it has two batches'
+ * worth, this thread compares the next batch (about as long as the import takes for one); with
+ * less, the import would wait for it, so the batch is handed over as read.
  */
-function unsettledWaiting(): number {
+function workWaiting(): number {
   let n = 0;
-  for (let i = Atomics.load(shared, SHARED.taken); i < leftToImport.length; i++) if (leftToImport[i]) n++;
+  for (let i = Atomics.load(shared, SHARED.taken); i < workPosted.length; i++) n += workPosted[i];
   return n;
 }
 
@@ -73,7 +81,7 @@ function post(batch: ImportRecord[]): void {
   while (Atomics.load(shared, SHARED.sent) - Atomics.load(shared, SHARED.taken) >= AHEAD) {
     Atomics.wait(shared, SHARED.taken, Atomics.load(shared, SHARED.taken), 1000);
   }
-  const compare = !blind && Atomics.load(shared, SHARED.locked) === 1 && (mode === 'always' || unsettledWaiting() >= 2) && probe.shouldTry();
+  const compare = !blind && Atomics.load(shared, SHARED.locked) === 1 && (mode === 'always' || workWaiting() >= 2 * batchSize) && probe.shouldTry();
   let stored: Map<string, CompanyRow> | null = null;
   if (compare) {
     snapshot.pin();
@@ -109,7 +117,7 @@ function post(batch: ImportRecord[]): void {
   // them (written by hand, say) has none to settle, so the rest goes to the import unread.
   if (headless * 2 > batch.length) blind = true;
   send({ type: 'batch', lines, texts, settled });
-  leftToImport.push(!compare);
+  workPosted.push(compare ? texts.length * PLANNED_LINE_WORK : batch.length);
   Atomics.add(shared, SHARED.sent, 1);
 }
 
