@@ -13,7 +13,7 @@ import { type MatchMessage, type MatchMode, SHARED, type MatchThreadData } from 
 
 const THREAD = new URL('./match-thread.js', import.meta.url);
 /** The thread's heap: a batch's lines and the records compared with them, all dying young. */
-const THREAD_HEAP = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 32 };
+const THREAD_HEAP = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 32 };
 
 let threadsAlive = 0;
 
