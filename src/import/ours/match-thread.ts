@@ -40,7 +40,10 @@ const snapshot = new RecordSnapshot(dbPath);
 const SHORTEST_LINE_BYTES = 400;
 const seen = new SeenKeys(statSync(filePath).size / SHORTEST_LINE_BYTES);
 const probe = new MatchProbe();
-/** Once a line's org nr cannot be known here (not JSON), nothing more is settled: the import stops at that line. */
+/**
+ * Set once a line's org nr cannot be known here (not JSON: the import stops at that line), or a
+ * batch was mostly lines not of the export's shape: from then on every line is handed over.
+ */
 let blind = false;
 
 /**
