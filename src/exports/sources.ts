@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { Company } from '../core/company.js';
 import type { SearchFilters } from '../core/search-params.js';
 import type { ExportFormat } from '../core/values.js';
+import { Wakeup } from '../core/wakeup.js';
 import type { Store, StoreLocation } from '../store/store.js';
 import { encodeSlice, type EncodedSlice, type EncoderOptions, type RowEncoder } from './encoders.js';
 
@@ -79,12 +80,8 @@ export async function* threadedSource(setup: ThreadSetup, lastRow: number, opts:
   );
   const done = new Map<number, SliceResult>();
   let failure: Error | null = null;
-  let wake: (() => void) | null = null;
-  const notify = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
+  const arrived = new Wakeup();
+  const notify = () => arrived.notify();
   let nextTask = 0;
   const owner = new Map<number, Worker>();
   const dispatch = (worker: Worker) => {
@@ -112,7 +109,7 @@ export async function* threadedSource(setup: ThreadSetup, lastRow: number, opts:
     // Several spans a thread in flight, so that no thread idles while this one waits on the disk.
     for (let i = 0; i < IN_FLIGHT_PER_THREAD; i++) for (const w of workers) dispatch(w);
     for (let seq = 0; seq < total; seq++) {
-      while (!done.has(seq) && !failure) await new Promise<void>((r) => (wake = r));
+      while (!done.has(seq) && !failure) await arrived.wait();
       if (failure) throw failure;
       const result = done.get(seq)!;
       done.delete(seq);

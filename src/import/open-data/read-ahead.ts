@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { THREAD_EXEC_ARGV } from '../../core/thread-exec-argv.js';
+import { Wakeup } from '../../core/wakeup.js';
 import { openSourceFile } from '../source/open-file.js';
 import { classifyLines, type ClassifyOptions, type LineBatch } from './classify-lines.js';
 import { BufferPool } from './buffer-pool.js';
@@ -68,7 +69,7 @@ class ThreadReader {
   private readonly queue: LineBatch[] = [];
   private ended = false;
   private failure: Error | null = null;
-  private wake: (() => void) | null = null;
+  private readonly arrived = new Wakeup();
 
   constructor(path: string, opts: ClassifyOptions) {
     let start!: (totalBytes: number) => void;
@@ -115,7 +116,7 @@ class ThreadReader {
         } else if (this.ended) {
           return;
         } else {
-          await new Promise<void>((resolve) => (this.wake = resolve));
+          await this.arrived.wait();
         }
       }
     } finally {
@@ -137,8 +138,6 @@ class ThreadReader {
   }
 
   private notify(): void {
-    const wake = this.wake;
-    this.wake = null;
-    wake?.();
+    this.arrived.notify();
   }
 }

@@ -2,6 +2,7 @@
 // its lines (classify-lines.ts) and hands each batch over without copying, a few ahead of the
 // import, which tells it each time it has taken one.
 import { parentPort, workerData } from 'node:worker_threads';
+import { Wakeup } from '../../core/wakeup.js';
 import { openSourceFile } from '../source/open-file.js';
 import { BufferPool } from './buffer-pool.js';
 import { classifyLines, type ClassifyOptions } from './classify-lines.js';
@@ -14,12 +15,11 @@ const port = parentPort!;
 const { path, ...opts } = workerData as ClassifyOptions & { path: string };
 const pool = new BufferPool(AHEAD + 2);
 let ahead = 0;
-let wake: (() => void) | null = null;
+const taken = new Wakeup();
 port.on('message', (m: TakenMessage) => {
   if (m.type === 'free') return pool.give(m.buffer);
   ahead--;
-  wake?.();
-  wake = null;
+  taken.notify();
 });
 const send = (m: ReadMessage, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
 
@@ -27,7 +27,7 @@ try {
   const file = await openSourceFile(path);
   send({ type: 'start', totalBytes: file.totalBytes });
   for await (const batch of classifyLines(file.stream, opts, (bytes) => pool.take(bytes))) {
-    while (ahead >= AHEAD) await new Promise<void>((resolve) => (wake = resolve));
+    while (ahead >= AHEAD) await taken.wait();
     ahead++;
     send({ type: 'batch', batch }, [batch.buffer]);
   }

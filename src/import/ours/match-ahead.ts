@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { THREAD_EXEC_ARGV } from '../../core/thread-exec-argv.js';
+import { Wakeup } from '../../core/wakeup.js';
 import type { ImportRecord, SettledLines } from '../../store/import-types.js';
 import { readErrorOf } from '../open-data/read-messages.js';
 import { JsonlRecord } from './jsonl-record.js';
@@ -42,12 +43,8 @@ export function matchAhead(filePath: string, dbPath: string, opts: { batchSize: 
   const queue: MatchMessage[] = [];
   let ended = false;
   let failure: Error | null = null;
-  let wake: (() => void) | null = null;
-  const notify = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
+  const arrived = new Wakeup();
+  const notify = () => arrived.notify();
   worker.on('message', (m: MatchMessage) => {
     if (m.type === 'end') ended = true;
     queue.push(m);
@@ -73,7 +70,7 @@ export function matchAhead(filePath: string, dbPath: string, opts: { batchSize: 
         const m = queue.shift();
         if (m === undefined) {
           if (failure) throw failure;
-          await new Promise<void>((resolve) => (wake = resolve));
+          await arrived.wait();
           continue;
         }
         if (m.type === 'end') return;
