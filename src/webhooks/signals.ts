@@ -16,7 +16,9 @@ export class Wakeup {
   wait(ms: number): Promise<void> {
     if (this.pending) {
       this.pending = false;
-      return Promise.resolve();
+      // On the next turn of the event loop, not as a microtask: a worker that keeps being woken
+      // (each finished delivery wakes it) must still let the process's requests in between.
+      return new Promise((resolve) => setImmediate(resolve));
     }
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
