@@ -1,6 +1,7 @@
 import type { BolagEvent } from '../../core/events.js';
 import type { ExportRepository, IdempotencyEntry, StoredExport } from '../exports.js';
 import type { Db } from './database.js';
+import { writeTransaction } from './write-transaction.js';
 
 interface ExportRow {
   id: string;
@@ -88,7 +89,7 @@ export class SqliteExportRepository implements ExportRepository {
     const cols = toColumns(patch);
     delete cols.id;
     const names = Object.keys(cols);
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const r = this.db
         .prepare(`UPDATE exports SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id AND status = 'running'`)
         .run({ ...cols, id });
@@ -98,12 +99,12 @@ export class SqliteExportRepository implements ExportRepository {
         .prepare('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (?, ?, NULL, ?)')
         .run(accountId, JSON.stringify(event), new Date().toISOString());
       return true;
-    }).immediate();
+    });
   }
 
   async reserveIdempotencyKey(accountId: string, key: string, requestHash: string, now: Date): Promise<IdempotencyEntry | null> {
     const cutoff = new Date(now.getTime() - 24 * 3600 * 1000).toISOString();
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       this.db.prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND created_at < ?').run(accountId, key, cutoff);
       const inserted = this.db
         .prepare(
@@ -116,7 +117,7 @@ export class SqliteExportRepository implements ExportRepository {
         .prepare('SELECT request_hash, status_code, response, created_at FROM idempotency_keys WHERE account_id = ? AND key = ?')
         .get(accountId, key) as { request_hash: string; status_code: number | null; response: string | null; created_at: string };
       return { ...row, response: row.response === null ? null : JSON.parse(row.response) };
-    }).immediate();
+    });
   }
 
   async completeIdempotencyKey(accountId: string, key: string, statusCode: number, response: unknown): Promise<void> {

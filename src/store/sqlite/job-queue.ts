@@ -9,6 +9,7 @@ import type { Job, JobClaim, JobQueue, JobSettlement, JobSkip } from '../store.j
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
 import { LeaseOwner } from './incarnation-repository.js';
+import { writeTransaction } from './write-transaction.js';
 
 interface JobRow {
   id: string;
@@ -59,39 +60,39 @@ export class SqliteJobQueue implements JobQueue {
     );
     const params = skip ? [...kinds, JSON.stringify(skip.values), limit] : [...kinds, limit];
     const lock = this.sql('UPDATE jobs SET locked_until = ?, lease = ?, locked_by = ? WHERE id = ?');
-    return this.db
-      .transaction(() => {
-        // The clock is read inside the write lock: a claim that waited for the lock judges
-        // leases by the time it actually claims.
-        const now = Date.now();
-        const found = select.all(now, now, ...params) as JobRow[];
-        return found.map((row) => {
-          const lease = newLease();
-          lock.run(now + leaseMs, lease, this.owner.id, row.id);
-          return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at), lease };
-        });
-      })
-      .immediate();
+    return writeTransaction(this.db, () => {
+      // The clock is read inside the write lock: a claim that waited for the lock judges
+      // leases by the time it actually claims.
+      const now = Date.now();
+      const found = select.all(now, now, ...params) as JobRow[];
+      return found.map((row) => {
+        const lease = newLease();
+        lock.run(now + leaseMs, lease, this.owner.id, row.id);
+        return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at), lease };
+      });
+    });
   }
 
   async extend(job: JobClaim, leaseMs: number): Promise<boolean> {
-    return this.sql("UPDATE jobs SET locked_until = ? WHERE id = ? AND lease = ? AND state = 'queued'").run(Date.now() + leaseMs, job.id, job.lease).changes > 0;
+    const extend = this.sql("UPDATE jobs SET locked_until = ? WHERE id = ? AND lease = ? AND state = 'queued'");
+    return writeTransaction(this.db, () => extend.run(Date.now() + leaseMs, job.id, job.lease).changes > 0);
   }
 
   async complete(job: JobClaim): Promise<boolean> {
-    return this.done(job);
+    return writeTransaction(this.db, () => this.done(job));
   }
 
   async retry(job: JobClaim, runAt: Date, error: string): Promise<boolean> {
-    return this.retryOne(job, runAt, error);
+    return writeTransaction(this.db, () => this.retryOne(job, runAt, error));
   }
 
   async release(job: JobClaim): Promise<boolean> {
-    return this.sql("UPDATE jobs SET locked_until = NULL, lease = NULL, locked_by = NULL WHERE id = ? AND lease = ? AND state = 'queued'").run(job.id, job.lease).changes > 0;
+    const release = this.sql("UPDATE jobs SET locked_until = NULL, lease = NULL, locked_by = NULL WHERE id = ? AND lease = ? AND state = 'queued'");
+    return writeTransaction(this.db, () => release.run(job.id, job.lease).changes > 0);
   }
 
   async fail(job: JobClaim, error: string): Promise<boolean> {
-    return this.failOne(job, error);
+    return writeTransaction(this.db, () => this.failOne(job, error));
   }
 
   async enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void> {
@@ -101,22 +102,18 @@ export class SqliteJobQueue implements JobQueue {
        ON CONFLICT (key) DO NOTHING`,
     );
     const now = new Date();
-    this.db
-      .transaction(() => {
-        for (const j of jobs) {
-          insert.run(newId('job'), j.kind, JSON.stringify(j.payload), j.key ?? null, (j.runAt ?? now).getTime(), now.toISOString());
-        }
-      })
-      .immediate();
+    await writeTransaction(this.db, () => {
+      for (const j of jobs) {
+        insert.run(newId('job'), j.kind, JSON.stringify(j.payload), j.key ?? null, (j.runAt ?? now).getTime(), now.toISOString());
+      }
+    });
   }
 
   async settle(results: readonly JobSettlement[]): Promise<void> {
     if (results.length === 0) return;
-    this.db
-      .transaction(() => {
-        for (const r of results) this.settleOne(r);
-      })
-      .immediate();
+    await writeTransaction(this.db, () => {
+      for (const r of results) this.settleOne(r);
+    });
   }
 
   /** Settles one job under its lease, in the caller's transaction; false when the claim is no longer current. */

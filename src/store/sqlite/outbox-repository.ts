@@ -2,6 +2,7 @@ import type { BolagEvent } from '../../core/events.js';
 import type { OutboxEvent, OutboxRepository } from '../outbox.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
+import { writeTransaction } from './write-transaction.js';
 
 export class SqliteOutboxRepository implements OutboxRepository {
   private readonly sql: ReturnType<typeof statementCache>;
@@ -11,8 +12,8 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   async append(event: BolagEvent, accountId: string | null, subject: OutboxEvent['subject']): Promise<void> {
-    this.sql('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (?, ?, ?, ?)')
-      .run(accountId, JSON.stringify(event), subject ? JSON.stringify(subject) : null, new Date().toISOString());
+    const insert = this.sql('INSERT INTO outbox (account_id, event, subject, created_at) VALUES (?, ?, ?, ?)');
+    await writeTransaction(this.db, () => insert.run(accountId, JSON.stringify(event), subject ? JSON.stringify(subject) : null, new Date().toISOString()));
   }
 
   async readAfter(afterSeq: number, limit: number): Promise<OutboxEvent[]> {
@@ -31,10 +32,10 @@ export class SqliteOutboxRepository implements OutboxRepository {
   }
 
   async advanceCursor(name: string, from: number, to: number): Promise<boolean> {
-    const r = this.sql(
+    const advance = this.sql(
       `INSERT INTO outbox_cursors (name, seq) VALUES (@name, @to)
        ON CONFLICT (name) DO UPDATE SET seq = excluded.seq WHERE outbox_cursors.seq = @from`,
-    ).run({ name, from, to });
-    return r.changes > 0;
+    );
+    return writeTransaction(this.db, () => advance.run({ name, from, to }).changes > 0);
   }
 }

@@ -3,6 +3,7 @@
 import type { RateWindows } from '../store.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
+import { writeTransaction } from './write-transaction.js';
 
 export class SqliteRateWindows implements RateWindows {
   private readonly sql: ReturnType<typeof statementCache>;
@@ -13,20 +14,18 @@ export class SqliteRateWindows implements RateWindows {
   }
 
   async take(key: string, windowStart: number, want: number, max: number): Promise<{ granted: number; used: number }> {
-    return this.db
-      .transaction(() => {
-        this.sql('INSERT INTO rate_windows (key, window_start, used) VALUES (?, ?, 0) ON CONFLICT DO NOTHING').run(key, windowStart);
-        const before = this.sql('SELECT used FROM rate_windows WHERE key = ? AND window_start = ?').pluck().get(key, windowStart) as number;
-        const granted = Math.max(0, Math.min(want, max - before));
-        if (granted > 0) this.sql('UPDATE rate_windows SET used = used + ? WHERE key = ? AND window_start = ?').run(granted, key, windowStart);
-        // Old windows are dropped now and then (a day back: no window is that long).
-        if (windowStart - this.lastPrune > 600_000) {
-          this.lastPrune = windowStart;
-          this.sql('DELETE FROM rate_windows WHERE window_start < ?').run(windowStart - 86_400_000);
-        }
-        return { granted, used: before + granted };
-      })
-      .immediate();
+    return writeTransaction(this.db, () => {
+      this.sql('INSERT INTO rate_windows (key, window_start, used) VALUES (?, ?, 0) ON CONFLICT DO NOTHING').run(key, windowStart);
+      const before = this.sql('SELECT used FROM rate_windows WHERE key = ? AND window_start = ?').pluck().get(key, windowStart) as number;
+      const granted = Math.max(0, Math.min(want, max - before));
+      if (granted > 0) this.sql('UPDATE rate_windows SET used = used + ? WHERE key = ? AND window_start = ?').run(granted, key, windowStart);
+      // Old windows are dropped now and then (a day back: no window is that long).
+      if (windowStart - this.lastPrune > 600_000) {
+        this.lastPrune = windowStart;
+        this.sql('DELETE FROM rate_windows WHERE window_start < ?').run(windowStart - 86_400_000);
+      }
+      return { granted, used: before + granted };
+    });
   }
 
   async giveBack(key: string, windowStart: number, count: number): Promise<void> {

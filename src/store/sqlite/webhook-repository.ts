@@ -2,6 +2,7 @@ import type { AttemptSettlement, StoredDelivery, StoredWebhook, WebhookRepositor
 import type { Db } from './database.js';
 import type { SqliteJobQueue } from './job-queue.js';
 import { statementCache } from './statements.js';
+import { writeTransaction } from './write-transaction.js';
 
 type WebhookRow = Omit<StoredWebhook, 'events' | 'filters'> & { events: string; filters: string };
 
@@ -66,7 +67,7 @@ export class SqliteWebhookRepository implements WebhookRepository {
   }
 
   async recordDelivery(d: StoredDelivery): Promise<void> {
-    this.insertDelivery(d);
+    await writeTransaction(this.db, () => this.insertDelivery(d));
   }
 
   async listDeliveries(webhookId: string, limit: number, before?: { created_at: string; id: string }): Promise<StoredDelivery[]> {
@@ -80,20 +81,18 @@ export class SqliteWebhookRepository implements WebhookRepository {
   }
 
   async recordOutcome(id: string, ok: boolean, opts: { now: string; failingAfter: number }): Promise<void> {
-    this.applyOutcome(id, ok, opts.now, opts.failingAfter);
+    await writeTransaction(this.db, () => this.applyOutcome(id, ok, opts.now, opts.failingAfter));
   }
 
   async recordAttempts(items: readonly AttemptSettlement[], opts: { failingAfter: number }): Promise<void> {
     if (items.length === 0) return;
-    this.db
-      .transaction(() => {
-        for (const { job, delivery, ok } of items) {
-          if (!this.jobs.settleOne(job) || !delivery) continue;
-          this.insertDelivery(delivery);
-          this.applyOutcome(delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
-        }
-      })
-      .immediate();
+    await writeTransaction(this.db, () => {
+      for (const { job, delivery, ok } of items) {
+        if (!this.jobs.settleOne(job) || !delivery) continue;
+        this.insertDelivery(delivery);
+        this.applyOutcome(delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
+      }
+    });
   }
 
   private insertDelivery(d: StoredDelivery): void {
