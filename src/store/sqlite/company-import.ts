@@ -4,6 +4,7 @@
 // nothing) or one per batch, so that a running server's writes interleave. The statistics
 // (`company_counts`, stats/count-keys.ts) follow every row written: -1 for the values a row had,
 // +1 for those it gets, added to the table in the transaction that wrote the rows.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Company } from '../../core/company.js';
 import { companyIdFromRow } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
@@ -34,9 +35,12 @@ import { RowidsByNumber } from './rowids-by-number.js';
 import { storedRecordReader } from './stored-records.js';
 import { buildCompanyIndexes } from './side-indexes.js';
 import { CountTally } from './stats/count-tally.js';
+import { boundWal } from './wal-bound.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 
 type StoredRow = CompanyRow & CompanyInternals;
+/** The pause after each commit of an import batch by batch, for other writers (write-transaction.ts). */
+const IMPORT_YIELD_MS = 5;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
 const IMPORT_CACHE_SIZE = -16384;
 const COLUMNS = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
@@ -225,11 +229,13 @@ export async function importCompanies(
         began = performance.now();
       }
     };
-    const commitIfDue = () => {
+    const commitIfDue = (): boolean => {
       if (!atomic && db.inTransaction && performance.now() - began >= IMPORT_COMMIT_MS) {
         counts.flush(db);
         db.exec('COMMIT');
+        return true;
       }
+      return false;
     };
     for await (const all of batches) {
       if (isSettledLines(all)) result.unchanged += all.length;
@@ -237,7 +243,12 @@ export async function importCompanies(
       if (batch.length > 0) {
         begin();
         applyBatch(batch);
-        commitIfDue();
+        // The lock left free for a moment: a server waiting for it tries every few milliseconds
+        // (write-transaction.ts), and would otherwise find the next transaction begun at once.
+        if (commitIfDue()) {
+          boundWal(db);
+          await sleep(IMPORT_YIELD_MS);
+        }
       }
       read += all.length;
       opts.onBatch?.(read);
