@@ -101,9 +101,14 @@ export async function run(args: string[] = []): Promise<void> {
       ['ours', changed, 'Our JSONL 5 % changed, server delivering'],
     ] as const) {
       const before = server.delivered();
+      server.probe();
       const m = await measureAsync(served, source, path, label);
+      const p = server.probe();
       report(m);
       console.log(`  deliveries during it: ${(server.delivered() - before).toLocaleString('en')}`);
+      console.log(
+        `  searches answered during it: ${p.searches} (${p.failed} failed), p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms; the server's event loop held up ${p.loopDelayMaxMs} ms at most`,
+      );
     }
   } finally {
     await server.close();

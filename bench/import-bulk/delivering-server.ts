@@ -5,9 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { issueKey } from '../../src/server/api-keys.js';
 import { startServer } from '../../src/server/start.js';
 import { openStore } from '../../src/store/open-store.js';
+import { type ProbeFigures, startSearchProbe } from './search-probe.js';
 
 export interface DeliveringServer {
   delivered(): number;
+  /** Searches answered (and how fast) and the event loop's longest hold-up since the last call. */
+  probe(): ProbeFigures;
   close(): Promise<void>;
 }
 
@@ -24,7 +27,7 @@ export async function startDeliveringServer(dbPath: string): Promise<DeliveringS
   const port = (receiver.address() as AddressInfo).port;
   const server = await startServer({ port: 0, dbPath, allowInsecureWebhooks: true, rateLimit: { max: 0, windowMs: 60_000 }, logger: false });
   const store = await openStore({ dbPath });
-  const { key } = await issueKey(store, { account: 'bench-import', plan: 'pro', scopes: ['webhooks:manage'] });
+  const { key } = await issueKey(store, { account: 'bench-import', plan: 'pro', scopes: ['webhooks:manage', 'companies:read'] });
   await store.close();
   const res = await fetch(`${server.url}/webhooks`, {
     method: 'POST',
@@ -32,9 +35,12 @@ export async function startDeliveringServer(dbPath: string): Promise<DeliveringS
     body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['company.created', 'company.updated', 'company.status_changed'] }),
   });
   if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${await res.text()}`);
+  const searches = startSearchProbe(server.url, key);
   return {
     delivered: () => delivered,
+    probe: () => searches.take(),
     async close() {
+      await searches.stop();
       await server.close();
       receiver.closeAllConnections();
       await new Promise((r) => receiver.close(r));
