@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/store/sqlite/database.js';
 import { writeTransaction } from '../../src/store/sqlite/write-transaction.js';
 import { isStoreUnavailable } from '../../src/store/unavailable.js';
+import { countTurns } from '../helpers/event-loop-turns.js';
 
 let dir: string;
 let server: Db;
@@ -29,36 +30,20 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Counts the turns of the event loop while `p` runs. */
-async function turnsWhile<T>(p: Promise<T>): Promise<{ value: T; turns: number }> {
-  let turns = 0;
-  let done = false;
-  const tick = () => {
-    turns++;
-    if (!done) setImmediate(tick);
-  };
-  setImmediate(tick);
-  try {
-    return { value: await p, turns };
-  } finally {
-    done = true;
-  }
-}
-
 describe('writeTransaction', () => {
   it('waits for the lock with the event loop turning, and writes once the other writer commits', async () => {
     importer.exec('BEGIN IMMEDIATE');
     importer.exec('INSERT INTO t VALUES (1)');
     // The other writer commits from a timer: only an event loop that turns lets it.
     setTimeout(() => importer.exec('COMMIT'), 150);
-    const { value, turns } = await turnsWhile(
-      writeTransaction(server, () => {
-        server.prepare('INSERT INTO t VALUES (2)').run();
-        return (server.prepare('SELECT count(*) FROM t').pluck().get() as number) + 0;
-      }),
-    );
+    const clock = countTurns();
+    const value = await writeTransaction(server, () => {
+      server.prepare('INSERT INTO t VALUES (2)').run();
+      return server.prepare('SELECT count(*) FROM t').pluck().get() as number;
+    });
+    clock.stop();
     expect(value).toBe(2); // it saw the other writer's row: it ran after that commit
-    expect(turns).toBeGreaterThan(5);
+    expect(clock.turns).toBeGreaterThan(5);
     expect(server.inTransaction).toBe(false);
     expect(importer.prepare('SELECT v FROM t ORDER BY v').pluck().all()).toEqual([1, 2]);
   });

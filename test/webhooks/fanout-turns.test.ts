@@ -11,6 +11,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { FANOUT_CURSOR, FanoutWorker } from '../../src/webhooks/fanout.js';
 import { webhookSignals } from '../../src/webhooks/signals.js';
+import { countTurns } from '../helpers/event-loop-turns.js';
 
 const BATCH = 50;
 const BATCHES = 8;
@@ -31,23 +32,6 @@ async function storeWithBacklog(): Promise<Store> {
     await store.outbox.append(event, null, { county: '01', status: 'aktiv' });
   }
   return store;
-}
-
-/** Counts the turns of the event loop (its check phase) until stopped. */
-function countTurns(): { readonly turns: number; stop(): void } {
-  let turns = 0;
-  let stopped = false;
-  const tick = () => {
-    turns++;
-    if (!stopped) setImmediate(tick);
-  };
-  setImmediate(tick);
-  return {
-    get turns() {
-      return turns;
-    },
-    stop: () => void (stopped = true),
-  };
 }
 
 describe('fan-out of a backlog on SQLite', () => {
