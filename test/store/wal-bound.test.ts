@@ -56,11 +56,21 @@ describe('boundWal', () => {
     reader.exec('BEGIN');
     reader.prepare('SELECT count(*) FROM t').pluck().get(); // its snapshot: 10 rows
     write(2000);
-    expect(boundWal(importer, 100_000)).toBe(false);
+    expect(boundWal(importer, 100_000, 0)).toBe(false);
     expect(walBytes()).toBeGreaterThan(100_000);
     expect(importer.pragma('busy_timeout', { simple: true })).toBe(5000);
     reader.exec('COMMIT');
-    expect(boundWal(importer, 100_000)).toBe(true);
+    expect(boundWal(importer, 100_000, 0)).toBe(true);
     expect(walBytes()).toBe(0);
+  });
+
+  it('after a try that found an older reader, does not try again for a while', () => {
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM t').pluck().get();
+    write(2000);
+    expect(boundWal(importer, 100_000, 60_000)).toBe(false);
+    reader.exec('COMMIT');
+    expect(boundWal(importer, 100_000, 60_000)).toBe(false); // the reader is gone, but not yet tried
+    expect(walBytes()).toBeGreaterThan(100_000);
   });
 });

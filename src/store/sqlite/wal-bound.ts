@@ -9,12 +9,19 @@ import type { Db } from './database.js';
 
 /** The log's size past which it is truncated: several of the import's automatic checkpoints. */
 const WAL_BOUND_BYTES = 1 << 30;
-/** How long the truncation waits for older readers (a long export's): tried again after the next commit. */
+/** How long the truncation waits for older readers (a long export's): tried again later. */
 const TRUNCATE_WAIT_MS = 200;
+/**
+ * After a try that found an older reader, the next waits this long: the truncation holds the
+ * write lock while it waits, and an export reading for minutes would otherwise cost the import
+ * 200 ms of every quarter-second transaction.
+ */
+const RETRY_AFTER_MS = 5000;
+const retryAt = new WeakMap<Db, number>();
 
 /** Called between the import's transactions. True when the log was truncated. */
-export function boundWal(db: Db, boundBytes = WAL_BOUND_BYTES): boolean {
-  if (db.memory) return false;
+export function boundWal(db: Db, boundBytes = WAL_BOUND_BYTES, retryAfterMs = RETRY_AFTER_MS): boolean {
+  if (db.memory || performance.now() < (retryAt.get(db) ?? 0)) return false;
   let size: number;
   try {
     size = statSync(`${db.name}-wal`).size;
@@ -26,7 +33,9 @@ export function boundWal(db: Db, boundBytes = WAL_BOUND_BYTES): boolean {
   db.pragma(`busy_timeout = ${TRUNCATE_WAIT_MS}`);
   try {
     const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-    return result.busy === 0;
+    if (result.busy === 0) return true;
+    retryAt.set(db, performance.now() + retryAfterMs);
+    return false;
   } finally {
     db.pragma(`busy_timeout = ${timeoutMs}`);
   }
