@@ -39,7 +39,7 @@ import { boundWal } from './wal-bound.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 
 type StoredRow = CompanyRow & CompanyInternals;
-/** The pause after each commit of an import batch by batch, for other writers (write-transaction.ts). */
+/** The pause after each commit of an import batch by batch while a server runs (write-transaction.ts). */
 const IMPORT_YIELD_MS = 5;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
 const IMPORT_CACHE_SIZE = -16384;
@@ -211,6 +211,8 @@ export async function importCompanies(
   };
 
   const batches = inBatches(records, batchSize);
+  // Every serve process registers its incarnation while it runs (src/app/incarnation.ts).
+  const serverRunning = db.prepare('SELECT EXISTS (SELECT 1 FROM incarnations)').pluck();
   let read = 0;
   if (atomic) {
     db.exec('BEGIN IMMEDIATE');
@@ -243,11 +245,12 @@ export async function importCompanies(
       if (batch.length > 0) {
         begin();
         applyBatch(batch);
-        // The lock left free for a moment: a server waiting for it tries every few milliseconds
-        // (write-transaction.ts), and would otherwise find the next transaction begun at once.
+        // The lock left free for a moment while a server runs on this file: it tries every few
+        // milliseconds (write-transaction.ts), and would otherwise find the next transaction
+        // begun at once. An import alone goes on at once.
         if (commitIfDue()) {
           boundWal(db);
-          await sleep(IMPORT_YIELD_MS);
+          if (serverRunning.get() === 1) await sleep(IMPORT_YIELD_MS);
         }
       }
       read += all.length;
