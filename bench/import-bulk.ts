@@ -14,6 +14,7 @@ import { generateBolagsverket } from './import-bulk/generate-bolagsverket.js';
 import { startDeliveringServer } from './import-bulk/delivering-server.js';
 import { generateScb } from './import-bulk/generate-scb.js';
 import { writeOursJsonl } from './import-bulk/ours-jsonl.js';
+import type { StoreLocation } from '../src/store/store.js';
 
 const BIN = fileURLToPath(new URL('../../bin/bolag.js', import.meta.url));
 
@@ -93,26 +94,11 @@ export async function run(args: string[] = []): Promise<void> {
   report(measure(db, 'ours', changed, 'Our JSONL, 5 % changed'));
 
   // Week 2 again, from the copy of week 1, while a server delivers the events to webhooks.
-  const server = await startDeliveringServer(served);
-  try {
-    for (const [source, path, label] of [
-      ['bolagsverket', bv[1], 'Bolagsverket week 2, server delivering'],
-      ['scb', scb[1], 'SCB week 2, server delivering'],
-      ['ours', changed, 'Our JSONL 5 % changed, server delivering'],
-    ] as const) {
-      const before = server.delivered();
-      server.probe();
-      const m = await measureAsync(served, source, path, label);
-      const p = server.probe();
-      report(m);
-      console.log(`  deliveries during it: ${(server.delivered() - before).toLocaleString('en')}`);
-      console.log(
-        `  searches answered during it: ${p.searches} (${p.failed} failed), p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms; the server's event loop held up ${p.loopDelayMaxMs} ms at most`,
-      );
-    }
-  } finally {
-    await server.close();
-  }
+  await importsBesideServer({ dbPath: served }, served, report, [
+    ['bolagsverket', bv[1], 'Bolagsverket week 2, server delivering'],
+    ['scb', scb[1], 'SCB week 2, server delivering'],
+    ['ours', changed, 'Our JSONL 5 % changed, server delivering'],
+  ]);
   console.log(`machine load ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores at the end; database ${(statSync(db).size / 1e6).toFixed(0)} MB`);
 }
 
@@ -134,7 +120,39 @@ async function runOnPostgres(a: Args, bv: string[], scb: string[]): Promise<void
   report(measure(db, 'scb', scb[0], 'SCB week 1 onto it'));
   report(measure(db, 'bolagsverket', bv[1], 'Bolagsverket week 2 (update)'));
   report(measure(db, 'scb', scb[1], 'SCB week 2 (update)'));
+  // A week's changes once more while a server on the same database delivers them: week 1's files
+  // again, which undo week 2's (renames, moves and statuses back, vanished rows back, new ones
+  // marked vanished), as many differences as a week brings.
+  await importsBesideServer({ databaseUrl: db }, db, report, [
+    ['bolagsverket', bv[0], 'Bolagsverket week 1 again (week 2 undone), server delivering'],
+    ['scb', scb[0], 'SCB week 1 again (week 2 undone), server delivering'],
+  ]);
   console.log(`machine load ${loadavg()[0].toFixed(1)} at the end (the server's CPU is not in the importer's CPU-seconds)`);
+}
+
+/** Imports while a server on the same database delivers every company event and answers searches. */
+async function importsBesideServer(
+  location: StoreLocation,
+  db: string,
+  report: (m: Measured) => void,
+  steps: readonly (readonly [string, string, string])[],
+): Promise<void> {
+  const server = await startDeliveringServer(location);
+  try {
+    for (const [source, path, label] of steps) {
+      const before = server.delivered();
+      server.probe();
+      const m = await measureAsync(db, source, path, label);
+      const p = server.probe();
+      report(m);
+      console.log(`  deliveries during it: ${(server.delivered() - before).toLocaleString('en')}`);
+      console.log(
+        `  searches answered during it: ${p.searches} (${p.failed} failed), p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms, max ${p.maxMs} ms; the server's event loop held up ${p.loopDelayMaxMs} ms at most`,
+      );
+    }
+  } finally {
+    await server.close();
+  }
 }
 
 function measure(db: string, source: string, path: string, label: string): Measured {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { issueKey } from '../../src/server/api-keys.js';
 import { startServer } from '../../src/server/start.js';
 import { openStore } from '../../src/store/open-store.js';
+import type { StoreLocation } from '../../src/store/store.js';
 import { type ProbeFigures, startSearchProbe } from './search-probe.js';
 
 export interface DeliveringServer {
@@ -14,7 +15,7 @@ export interface DeliveringServer {
   close(): Promise<void>;
 }
 
-export async function startDeliveringServer(dbPath: string): Promise<DeliveringServer> {
+export async function startDeliveringServer(location: StoreLocation): Promise<DeliveringServer> {
   let delivered = 0;
   const receiver = http.createServer((req, res) => {
     req.resume();
@@ -25,8 +26,8 @@ export async function startDeliveringServer(dbPath: string): Promise<DeliveringS
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const port = (receiver.address() as AddressInfo).port;
-  const server = await startServer({ port: 0, dbPath, allowInsecureWebhooks: true, rateLimit: { max: 0, windowMs: 60_000 }, logger: false });
-  const store = await openStore({ dbPath });
+  const server = await startServer({ port: 0, ...location, allowInsecureWebhooks: true, rateLimit: { max: 0, windowMs: 60_000 }, logger: false });
+  const store = await openStore(location);
   const { key } = await issueKey(store, { account: 'bench-import', plan: 'pro', scopes: ['webhooks:manage', 'companies:read'] });
   await store.close();
   const res = await fetch(`${server.url}/webhooks`, {
