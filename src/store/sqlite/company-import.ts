@@ -15,6 +15,7 @@ import {
   type ImportRecord,
   type ImportRecords,
   IMPORT_BATCH_SIZE,
+  IMPORT_COMMIT_ALONE_MS,
   IMPORT_COMMIT_MS,
   inBatches,
   isSettledLines,
@@ -213,6 +214,7 @@ export async function importCompanies(
   const batches = inBatches(records, batchSize);
   // Every serve process registers its incarnation while it runs (src/app/incarnation.ts).
   const serverRunning = db.prepare('SELECT EXISTS (SELECT 1 FROM incarnations)').pluck();
+  let serverRuns = serverRunning.get() === 1;
   let read = 0;
   if (atomic) {
     db.exec('BEGIN IMMEDIATE');
@@ -221,7 +223,7 @@ export async function importCompanies(
   try {
     // Batch by batch, the batches of up to IMPORT_COMMIT_MS share a transaction: a page that
     // several of them change is written to the WAL once, and the counts are added once; a server
-    // writing meanwhile waits no longer than that for the lock.
+    // writing meanwhile waits no longer than that for the lock (IMPORT_COMMIT_ALONE_MS when none runs).
     let began = 0;
     // IMMEDIATE: the batch reads, then writes; taking the write lock first means a server
     // writing meanwhile makes it wait (busy_timeout) instead of failing the upgrade.
@@ -232,7 +234,7 @@ export async function importCompanies(
       }
     };
     const commitIfDue = (): boolean => {
-      if (!atomic && db.inTransaction && performance.now() - began >= IMPORT_COMMIT_MS) {
+      if (!atomic && db.inTransaction && performance.now() - began >= (serverRuns ? IMPORT_COMMIT_MS : IMPORT_COMMIT_ALONE_MS)) {
         counts.flush(db);
         db.exec('COMMIT');
         return true;
@@ -250,7 +252,8 @@ export async function importCompanies(
         // begun at once. An import alone goes on at once.
         if (commitIfDue()) {
           boundWal(db);
-          if (serverRunning.get() === 1) await sleep(IMPORT_YIELD_MS);
+          serverRuns = serverRunning.get() === 1;
+          if (serverRuns) await sleep(IMPORT_YIELD_MS);
         }
       }
       read += all.length;

@@ -1,0 +1,78 @@
+// An import batch by batch commits its batches in windows: short (IMPORT_COMMIT_MS) while a
+// server runs on the register, so that the server's writes get the lock in turn, and long
+// (IMPORT_COMMIT_ALONE_MS) when none does, so that the pages the batches share are written once.
+// Seen from another connection: PRAGMA data_version moves with each commit of another connection.
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedRegister } from '../../src/app/seed-register.js';
+import { planRecord } from '../../src/import/plan-record.js';
+import { IMPORT_COMMIT_ALONE_MS, IMPORT_COMMIT_MS, type ImportRecord } from '../../src/store/import-types.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+
+let dir: string;
+let path: string;
+let store: SqliteStore;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bolag-commit-windows-'));
+  path = join(dir, 'register.db');
+  store = openSqliteStore(path);
+  await seedRegister(store, { count: 40, seed: 'commit-windows' });
+});
+afterEach(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const RENAMES = 16;
+const PAUSE_MS = 40;
+
+/** Renames companies one batch at a time, PAUSE_MS apart; how many commits another connection saw while they came. */
+async function commitsWhileReading(): Promise<number> {
+  const watcher = new Database(path, { readonly: true });
+  const orgNrs = watcher.prepare('SELECT org_nr FROM companies ORDER BY rowid LIMIT ?').pluck().all(RENAMES) as string[];
+  expect(orgNrs).toHaveLength(RENAMES);
+  const version = () => watcher.pragma('data_version', { simple: true }) as number;
+  let last = version();
+  let commits = 0;
+  const poll = setInterval(() => {
+    const v = version();
+    if (v !== last) commits++;
+    last = v;
+  }, 5);
+  let seenWhileReading = -1;
+  async function* batches(): AsyncGenerator<ImportRecord[]> {
+    for (const [i, org_nr] of orgNrs.entries()) {
+      yield [{ line: i + 1, data: { org_nr, name: `Omdöpt ${i} AB` } }];
+      await sleep(PAUSE_MS);
+    }
+    seenWhileReading = commits; // before the import's last commit
+  }
+  try {
+    const result = await store.companies.importRecords(batches(), planRecord, { atomic: false, batchSize: 1 });
+    expect(result.updated).toBe(RENAMES);
+  } finally {
+    clearInterval(poll);
+    watcher.close();
+  }
+  return seenWhileReading;
+}
+
+describe('an import batch by batch, its commit windows', () => {
+  it('are long while no server runs on the register: nothing committed until the end', async () => {
+    expect(RENAMES * PAUSE_MS).toBeLessThan(IMPORT_COMMIT_ALONE_MS / 2);
+    expect(await commitsWhileReading()).toBe(0);
+  });
+
+  it('are short while a server is registered, whose writes then take turns', async () => {
+    expect(RENAMES * PAUSE_MS).toBeGreaterThan(IMPORT_COMMIT_MS * 2);
+    const other = new Database(path);
+    other.prepare('INSERT INTO incarnations (id, host, pid, started_at) VALUES (?, ?, ?, ?)').run('inc_test', 'host', 1, new Date().toISOString());
+    other.close();
+    expect(await commitsWhileReading()).toBeGreaterThanOrEqual(2);
+  });
+});
