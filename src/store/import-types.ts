@@ -106,11 +106,12 @@ export const IMPORT_BATCH_SIZE = 2_000;
 export const IMPORT_COMMIT_MS = 250;
 
 /**
- * The same while no server runs on the database (none registered in `incarnations`): nobody
- * waits for the lock, and a page that the batches of the window change is written once for all
- * of them (on SQLite a full-size Bolagsverket week 2: 29–33 s at 250 ms, 23.5–24 s at 2 s, the
- * same at 5 s). A server that starts meanwhile waits for one window at most (its busy timeout is
- * 5 s) and the windows are short again from the next commit on.
+ * The same on SQLite while no server runs on the database (none registered in `incarnations`):
+ * nobody waits for the lock, and a page that the batches of the window change is written once for
+ * all of them (a full-size Bolagsverket week 2: 29–33 s at 250 ms, 23.5–24 s at 2 s, the same at
+ * 5 s). A server that starts meanwhile waits for one window at most (its busy timeout is 5 s) and
+ * the windows are short again from the next one on. On PostgreSQL 2 s windows made no difference
+ * (docs/open-data-import.md), and it keeps IMPORT_COMMIT_MS.
  */
 export const IMPORT_COMMIT_ALONE_MS = 2_000;
 

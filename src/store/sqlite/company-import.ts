@@ -230,6 +230,9 @@ export async function importCompanies(
     const begin = () => {
       if (!atomic && !db.inTransaction) {
         db.exec('BEGIN IMMEDIATE');
+        // Read in the transaction: a server that registered while every line was unchanged (no
+        // transaction open) gets short windows from this one on.
+        serverRuns = serverRunning.get() === 1;
         began = performance.now();
       }
     };
