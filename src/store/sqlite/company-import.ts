@@ -65,7 +65,14 @@ export async function importCompanies(
   const seen = new RowidSet();
   const counts = new CountTally();
   const now = new Date().toISOString();
-  let nextRow = (db.prepare('SELECT coalesce(max(rowid), 0) FROM companies').pluck().get() as number) + 1;
+  const highestRow = db.prepare('SELECT coalesce(max(rowid), 0) FROM companies').pluck();
+  let nextRow = (highestRow.get() as number) + 1;
+  // Read again under the write lock: another import (another source, another process) may have
+  // added rows since, and new rows go on after the highest (two imports at once failed on
+  // `UNIQUE constraint failed: companies.rowid`).
+  const lockedRows = () => {
+    nextRow = Math.max(nextRow, (highestRow.get() as number) + 1);
+  };
   // The register is read once, a batch at a time: through the page cache, not a memory map whose
   // touched pages would all count as the importer's memory.
   const mmapSize = db.pragma('mmap_size', { simple: true }) as number;
@@ -218,6 +225,7 @@ export async function importCompanies(
   let read = 0;
   if (atomic) {
     db.exec('BEGIN IMMEDIATE');
+    lockedRows();
     opts.onLocked?.();
   }
   try {
@@ -230,6 +238,7 @@ export async function importCompanies(
     const begin = () => {
       if (!atomic && !db.inTransaction) {
         db.exec('BEGIN IMMEDIATE');
+        lockedRows();
         // Read in the transaction: a server that registered while every line was unchanged (no
         // transaction open) gets short windows from this one on.
         serverRuns = serverRunning.get() === 1;
