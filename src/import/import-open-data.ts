@@ -1,7 +1,7 @@
 // `bolag db import --source bolagsverket|scb FILE`: the zip or its text file, streamed and
 // merged into the register batch by batch (each batch its own transaction, so a running server
 // keeps delivering), organisations the file no longer lists marked, none deleted.
-import { planSourceRow, planVanished } from './open-data/plan-source-row.js';
+import { FIRST_LOAD_WRITES, planSourceRow, planVanished } from './open-data/plan-source-row.js';
 import { readLinesAhead } from './open-data/read-ahead.js';
 import { type OpenDataSource, type ReadStats, readSourceRecords } from './open-data/read-source.js';
 import { IMPORT_BATCH_SIZE, type ImportResult, SOURCE_BITS } from '../store/import-types.js';
@@ -45,6 +45,7 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
       atomic: opts.strict ?? false,
       batchSize: opts.batchSize,
       firstLoadOf: SOURCE_BITS[opts.source],
+      firstLoadWrites: FIRST_LOAD_WRITES[opts.source],
       fingerprints: opts.source === 'bolagsverket' ? 'bolagsverket_hash' : 'scb_hash',
       vanished: {
         sourceBit: SOURCE_BITS[opts.source],

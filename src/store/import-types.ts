@@ -266,6 +266,14 @@ export interface ImportOptions {
    * running meanwhile are slow).
    */
   firstLoadOf?: number;
+  /**
+   * What that first load sets on most of the companies another source listed before: fields of
+   * the record and internals. Onto such a register only the indexes over these are dropped and
+   * built at the end; the others are kept and follow each write (SCB's first load leaves the
+   * names, their full-text index and the dates as Bolagsverket's made them). A speed hint only:
+   * a kept index follows every write, whatever the write changes. Unset: all are dropped.
+   */
+  firstLoadWrites?: readonly (keyof Company | keyof CompanyInternals)[];
 }
 
 export interface ImportResult {

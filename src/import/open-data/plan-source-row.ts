@@ -3,7 +3,7 @@
 // the same events as an import of our own format (plan-record.ts diffEvents).
 import type { Company } from '../../core/company.js';
 import { categoryForSni2025 } from '../../reference/sni2025.js';
-import { type ImportPlanner, type PlannedWrite, SOURCE_BITS, type StoredCompany } from '../../store/import-types.js';
+import { type ImportOptions, type ImportPlanner, type PlannedWrite, SOURCE_BITS, type StoredCompany } from '../../store/import-types.js';
 import { diffEvents } from '../plan-record.js';
 import { deriveStatus } from './derive-status.js';
 import { blankCompany } from './new-company.js';
@@ -36,6 +36,22 @@ export function planVanished(source: SourceRow['source']) {
     return planned(existing, after, now);
   };
 }
+
+/**
+ * What each source's first load sets on most of the companies the other source listed before, as
+ * applyRow writes them (ImportOptions.firstLoadWrites): only the indexes over these are built
+ * again. SCB's names, forms and dates stand only for companies Bolagsverket does not list.
+ */
+export const FIRST_LOAD_WRITES: Readonly<Record<SourceRow['source'], NonNullable<ImportOptions['firstLoadWrites']>>> = {
+  bolagsverket: [
+    'name', 'legal_form', 'registration_date', 'status', 'description', 'address', 'municipality_code', 'county_code', 'location',
+    'sources', 'bolagsverket_standing', 'bolagsverket_hash', 'updated_at',
+  ],
+  scb: [
+    'address', 'municipality_code', 'county_code', 'location', 'category', 'sni_codes', 'status', 'advertising_blocked',
+    'sources', 'scb_activity', 'scb_hash', 'updated_at',
+  ],
+};
 
 function applyRow(before: StoredCompany, row: SourceRow): StoredCompany {
   const internal = { ...before.internal! };

@@ -27,8 +27,9 @@ import {
   type StoredCompany,
 } from '../import-types.js';
 import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
-import { CompanyWriter } from './company-writer.js';
-import { type Db, dropCompanyIndexes, ensureFingerprintsIndex } from './database.js';
+import { ALL_SIDE_INDEXES, CompanyWriter, type SideIndexes } from './company-writer.js';
+import { type Db, ensureFingerprintsIndex } from './database.js';
+import { dropFirstLoadIndexes, firstLoadIndexes } from './first-load-indexes.js';
 import { listedRowPages } from './listed-rows.js';
 import { readListed } from './read-listed.js';
 import { RowidSet } from './rowid-set.js';
@@ -95,16 +96,12 @@ export async function importCompanies(
   db.pragma('temp_store = FILE');
   // Fewer, larger checkpoints: a page the import writes in many batches is copied back once.
   db.pragma('wal_autocheckpoint = 8192');
-  if (firstLoad) {
+  // What a first load builds at its end (first-load-indexes.ts); every other index follows each write.
+  const rebuilt = firstLoad ? firstLoadIndexes({ empty: loadedRows !== null, writes: opts.firstLoadWrites }) : null;
+  const sideWritten: SideIndexes = rebuilt ? { sni: !rebuilt.side.sni, fts: !rebuilt.side.fts, geo: !rebuilt.side.geo } : ALL_SIDE_INDEXES;
+  if (rebuilt) {
     db.pragma('synchronous = OFF');
-    dropCompanyIndexes(db);
-    if (nextRow > 1) {
-      // The spatial index emptied by dropping and creating it again (its own statement), in one
-      // transaction: a DELETE of an R-tree removes entry by entry (3 s for 170,000).
-      const geo = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'companies_geo'").pluck().get() as string;
-      db.transaction(() => db.exec(`DROP TABLE companies_geo; ${geo}`))();
-      db.exec("DELETE FROM company_sni; INSERT INTO companies_fts (companies_fts) VALUES ('delete-all');");
-    }
+    dropFirstLoadIndexes(db, rebuilt, loadedRows !== null);
     // The org nr stays indexed: each batch still looks its keys up (a file may repeat one).
     // Into an empty register every row is this load's, found by its number in loadedRows: that
     // index too is built at the end (Bolagsverket's first load: 57 → 47 s at full size).
@@ -116,11 +113,11 @@ export async function importCompanies(
     const internal = planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS);
     let row: CompanyRow;
     if (existing) {
-      row = writer.replace(planned.company, existing.rowid, internal, !firstLoad, existing);
+      row = writer.replace(planned.company, existing.rowid, internal, sideWritten, existing);
       counts.add(existing, -1);
       result.updated++;
     } else {
-      row = writer.insert(planned.company, nextRow++, internal, !firstLoad);
+      row = writer.insert(planned.company, nextRow++, internal, sideWritten);
       loadedRows?.set(Number(row.org_nr), row.rowid);
       result.created++;
     }
@@ -304,8 +301,8 @@ export async function importCompanies(
     if (db.inTransaction) db.exec('ROLLBACK');
     throw e;
   } finally {
-    if (firstLoad) {
-      await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined });
+    if (rebuilt) {
+      await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined, side: rebuilt.side });
       db.pragma('analysis_limit = 2000');
       db.exec('ANALYZE');
       db.pragma('synchronous = NORMAL');

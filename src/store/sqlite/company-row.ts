@@ -66,6 +66,22 @@ export const companyRowValues = new Function(
 /** Columns only imports read and write (CompanyInternals), never part of the API record. */
 export const INTERNAL_COLUMNS = ['description', 'sources', 'bolagsverket_standing', 'scb_activity', 'bolagsverket_hash', 'scb_hash'] as const;
 
+/** The columns a field of the record (or an import's internal) is stored in, where not its own name. */
+const COLUMNS_OF_FIELD: Readonly<Record<string, readonly string[]>> = {
+  name: ['name', 'name_sort'],
+  address: ['street', 'postal_code', 'city', 'city_folded'],
+  municipality: ['municipality_code'],
+  county: ['county_code'],
+  category: ['category_slug'],
+  employees_class: ['employees_rank'],
+  location: ['lat', 'lng'],
+};
+
+/** The columns these fields are stored in. */
+export function columnsOfFields(fields: readonly string[]): Set<string> {
+  return new Set(fields.flatMap((f) => COLUMNS_OF_FIELD[f] ?? [f]));
+}
+
 /** The SELECT list for reading companies (latest_financials only when expanded). */
 export function companySelectList(alias: string, expand: boolean): string {
   return COMPANY_COLUMNS.filter((c) => expand || c !== 'latest_financials')

@@ -8,6 +8,22 @@ import { packRtree, readPoints } from './bulk/packed-rtree.js';
 import { canStream, countPoints, packRtreeStreamed } from './bulk/streamed-rtree.js';
 
 type Statement = ReturnType<Db['prepare']>;
+
+/** The three indexes beside the companies table, each maintained row by row or left to buildIndexesInBulk. */
+export interface SideIndexes {
+  sni: boolean;
+  fts: boolean;
+  geo: boolean;
+}
+export const ALL_SIDE_INDEXES: SideIndexes = { sni: true, fts: true, geo: true };
+export const NO_SIDE_INDEXES: SideIndexes = { sni: false, fts: false, geo: false };
+/** The columns each side index is made from (a write that changes none of them leaves it as it is). */
+export const SIDE_INDEX_COLUMNS: Readonly<Record<keyof SideIndexes, readonly string[]>> = {
+  sni: ['sni_codes'],
+  fts: ['name', 'description', 'org_nr'], // as ftsValues
+  geo: ['lat', 'lng'],
+};
+
 const ALL_COLUMNS: readonly string[] = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
 
 export class CompanyWriter {
@@ -49,13 +65,13 @@ export class CompanyWriter {
     return row;
   }
 
-  /** `indexes: false` while a first load leaves the secondary indexes to buildIndexesInBulk. */
-  insert(company: Company, rowid: number, internal: CompanyInternals, indexes = true): CompanyRow {
+  /** `indexes`: those a first load leaves to buildIndexesInBulk are not written. */
+  insert(company: Company, rowid: number, internal: CompanyInternals, indexes: SideIndexes = ALL_SIDE_INDEXES): CompanyRow {
     const row = companyToRow(company, rowid);
     const values = companyRowValues(row, this.values);
     for (let i = 0; i < INTERNAL_COLUMNS.length; i++) values[COMPANY_COLUMNS.length + i] = internal[INTERNAL_COLUMNS[i]];
     this.insertCompany.run(...values);
-    if (indexes) this.writeIndexes(row, internal.description);
+    this.writeIndexes(row, internal.description, indexes);
     return row;
   }
 
@@ -64,7 +80,7 @@ export class CompanyWriter {
    * they feed are rewritten: SQLite rewrites every index whose column an UPDATE names, changed
    * or not, and that is most of what an import's update costs.
    */
-  replace(company: Company, rowid: number, internal: CompanyInternals, indexes = true, previous?: CompanyRow & CompanyInternals): CompanyRow {
+  replace(company: Company, rowid: number, internal: CompanyInternals, indexes: SideIndexes = ALL_SIDE_INDEXES, previous?: CompanyRow & CompanyInternals): CompanyRow {
     const row = companyToRow(company, rowid);
     const next = { ...row, ...internal } as Record<string, unknown>;
     const before = previous as unknown as Record<string, unknown> | undefined;
@@ -75,17 +91,16 @@ export class CompanyWriter {
       if (changed.length === 0) return row;
       this.updateOf(changed).run([...changed.map((c) => next[c]), rowid]);
     }
-    if (!indexes) return row;
-    const differs = (...cols: string[]) => !before || cols.some((c) => next[c] !== before[c]);
-    if (differs('sni_codes')) {
+    const differs = (cols: readonly string[]) => !before || cols.some((c) => next[c] !== before[c]);
+    if (indexes.sni && differs(SIDE_INDEX_COLUMNS.sni)) {
       this.deleteSni.run(rowid);
       for (const code of row.sni_codes.split(',')) if (code) this.insertSni.run(code, rowid);
     }
-    if (differs('name', 'description', 'org_nr')) {
+    if (indexes.fts && differs(SIDE_INDEX_COLUMNS.fts)) {
       this.deleteFts.run(rowid);
       this.insertFts.run(rowid, ...ftsValues(row, internal.description));
     }
-    if (differs('lat', 'lng')) {
+    if (indexes.geo && differs(SIDE_INDEX_COLUMNS.geo)) {
       this.deleteGeo.run(rowid);
       if (row.lat !== null && row.lng !== null) this.insertGeo.run(rowid, row.lat, row.lat, row.lng, row.lng);
     }
@@ -102,12 +117,12 @@ export class CompanyWriter {
     return stmt;
   }
 
-  private writeIndexes(row: CompanyRow, description: string): void {
-    for (const code of row.sni_codes.split(',')) if (code) this.insertSni.run(code, row.rowid);
+  private writeIndexes(row: CompanyRow, description: string, indexes: SideIndexes): void {
+    if (indexes.sni) for (const code of row.sni_codes.split(',')) if (code) this.insertSni.run(code, row.rowid);
     // Industry words are matched through the SNI and category names (search/text-query.ts);
     // the industry column holds the business description the open-data files give.
-    this.insertFts.run(row.rowid, ...ftsValues(row, description));
-    if (row.lat !== null && row.lng !== null) this.insertGeo.run(row.rowid, row.lat, row.lat, row.lng, row.lng);
+    if (indexes.fts) this.insertFts.run(row.rowid, ...ftsValues(row, description));
+    if (indexes.geo && row.lat !== null && row.lng !== null) this.insertGeo.run(row.rowid, row.lat, row.lat, row.lng, row.lng);
   }
 
 }
@@ -130,21 +145,17 @@ const POINTS = 'SELECT rowid, lat, lng FROM companies WHERE lat IS NOT NULL AND 
  * left in the dozens its build flushed, the next writes' automatic merges would cascade into the
  * large ones and rewrite all of it (4.5 s of a full-size weekly import's 35).
  */
-export function buildIndexesInBulk(db: Db, opts: { spatial: SpatialPack }): void {
-  db.exec(`
-    INSERT INTO company_sni (code, company_rowid)
-      SELECT j.value, c.rowid FROM companies c, json_each('["' || replace(c.sni_codes, ',', '","') || '"]') j
-      WHERE c.sni_codes != '' ORDER BY 1, 2;
-  `);
-  // The spatial index is packed, not inserted into (bulk/packed-rtree.ts): its shadow tables are
-  // written directly, which better-sqlite3's defensive mode allows only in unsafe mode (the
-  // streamed packer also writes them while it reads the sorted points, which unsafe mode allows).
-  db.unsafeMode(true);
-  try {
-    packSpatialIndex(db, opts.spatial);
-  } finally {
-    db.unsafeMode(false);
+export function buildIndexesInBulk(db: Db, opts: { spatial: SpatialPack; only?: SideIndexes }): void {
+  const only = opts.only ?? ALL_SIDE_INDEXES;
+  if (only.sni) {
+    db.exec(`
+      INSERT INTO company_sni (code, company_rowid)
+        SELECT j.value, c.rowid FROM companies c, json_each('["' || replace(c.sni_codes, ',', '","') || '"]') j
+        WHERE c.sni_codes != '' ORDER BY 1, 2;
+    `);
   }
+  if (only.geo) buildSpatialIndex(db, opts.spatial);
+  if (!only.fts) return;
   db.exec(`
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0);
     INSERT INTO companies_fts (rowid, name, industry, org_nr)
@@ -152,6 +163,20 @@ export function buildIndexesInBulk(db: Db, opts: { spatial: SpatialPack }): void
     INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 4);
     INSERT INTO companies_fts (companies_fts) VALUES ('optimize');
   `);
+}
+
+/**
+ * The spatial index is packed, not inserted into (bulk/packed-rtree.ts): its shadow tables are
+ * written directly, which better-sqlite3's defensive mode allows only in unsafe mode (the
+ * streamed packer also writes them while it reads the sorted points, which unsafe mode allows).
+ */
+function buildSpatialIndex(db: Db, spatial: SpatialPack): void {
+  db.unsafeMode(true);
+  try {
+    packSpatialIndex(db, spatial);
+  } finally {
+    db.unsafeMode(false);
+  }
 }
 
 /** companies_geo packed from the companies; in unsafe mode (buildIndexesInBulk; bench/spatial-pack.ts alone). */

@@ -95,8 +95,10 @@ export function ensureFingerprintsIndex(db: Db): void {
   db.exec(FINGERPRINTS_INDEX);
 }
 
-export function dropCompanyIndexes(db: Db): void {
+/** Drops the secondary indexes of the companies, but those `keep` names by their CREATE statement. */
+export function dropCompanyIndexes(db: Db, keep: (sql: string) => boolean = () => false): void {
   for (const sql of [...COMPANY_INDEXES, FINGERPRINTS_INDEX]) {
+    if (keep(sql)) continue;
     const name = /INDEX IF NOT EXISTS (\w+)/.exec(sql)?.[1];
     if (name) db.exec(`DROP INDEX IF EXISTS ${name}`);
   }

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { buildIndexesBeside, hasIndexThread } from './bulk/side-tables.js';
-import { buildIndexesInBulk, type SpatialPack } from './company-writer.js';
+import { buildIndexesInBulk, type SideIndexes, type SpatialPack } from './company-writer.js';
 import { type Db, ensureCompanyIndexes, ensureFingerprintsIndex } from './database.js';
 import { isLockHeldElsewhere, lockPath } from './file-lock.js';
 import { FINGERPRINTS_INDEX } from './migrations.js';
@@ -24,10 +24,10 @@ export function canBuildBeside(db: Db): boolean {
   return !isLockHeldElsewhere(lockPath(resolve(db.name), 'bootstrap'));
 }
 
-/** Builds what a first load dropped; `fingerprints` also the fingerprints index. */
-export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean }): Promise<void> {
+/** Builds what a first load dropped: the B-trees missing, the `side` indexes it emptied; `fingerprints` also the fingerprints index. */
+export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean; side: SideIndexes }): Promise<void> {
   if (!canBuildBeside(db)) {
-    db.transaction(() => buildIndexesInBulk(db, { spatial: IMPORT_SPATIAL_PACK }))();
+    db.transaction(() => buildIndexesInBulk(db, { spatial: IMPORT_SPATIAL_PACK, only: opts.side }))();
     ensureCompanyIndexes(db);
     if (opts.fingerprints) ensureFingerprintsIndex(db);
     return;
@@ -48,6 +48,7 @@ export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean 
       // Its work is SQLite's: a small JavaScript heap, counted in the importer's memory.
       resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
       alsoHere: opts.fingerprints ? [FINGERPRINTS_INDEX] : [],
+      side: opts.side,
     });
   } finally {
     db.pragma(`cache_size = ${cacheSize}`);

@@ -4,7 +4,7 @@
 // the caller copies in (side-tables.ts; their tables hold no page numbers, so a copy is the index).
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildIndexesInBulk, type SpatialPack } from '../company-writer.js';
+import { buildIndexesInBulk, type SideIndexes, type SpatialPack } from '../company-writer.js';
 
 export interface IndexThreadData {
   /** The register, read. */
@@ -23,6 +23,8 @@ export interface IndexThreadData {
   ftsHashBytes?: number;
   /** How the spatial index is packed (the import streams it: its memory). */
   spatial: SpatialPack;
+  /** Which of the three to build. */
+  side: SideIndexes;
 }
 
 /** FTS5_DEFAULT_HASHSIZE. */
@@ -47,7 +49,7 @@ db.exec('CREATE TEMP VIEW companies AS SELECT * FROM register.companies');
 // to the default after, as the setting is stored in the index and an import's transactions
 // must stay small.
 if (data.ftsHashBytes) db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${data.ftsHashBytes})`);
-db.transaction(() => buildIndexesInBulk(db, { spatial: data.spatial }))();
+db.transaction(() => buildIndexesInBulk(db, { spatial: data.spatial, only: data.side }))();
 if (data.ftsHashBytes) db.exec(`INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ${FTS_DEFAULT_HASH_BYTES})`);
 db.exec('DETACH register');
 db.close();

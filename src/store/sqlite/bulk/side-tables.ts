@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
-import { buildIndexesInBulk, type SpatialPack } from '../company-writer.js';
+import { ALL_SIDE_INDEXES, buildIndexesInBulk, type SideIndexes, type SpatialPack } from '../company-writer.js';
 import type { Db } from '../database.js';
 import { COMPANY_INDEXES } from '../migrations.js';
 import type { IndexThreadData } from './index-thread.js';
@@ -15,11 +15,11 @@ import { THREAD_EXEC_ARGV } from '../../../core/thread-exec-argv.js';
 
 const INDEX_THREAD = new URL('./index-thread.js', import.meta.url);
 /** What the index thread builds, copied in whole (the virtual tables' shadow tables hold no page numbers). */
-const SIDE_TABLES = [
-  'company_sni',
-  'companies_fts_data', 'companies_fts_idx', 'companies_fts_docsize', 'companies_fts_config',
-  'companies_geo_node', 'companies_geo_rowid', 'companies_geo_parent',
-];
+const SIDE_TABLES: Readonly<Record<keyof SideIndexes, readonly string[]>> = {
+  sni: ['company_sni'],
+  fts: ['companies_fts_data', 'companies_fts_idx', 'companies_fts_docsize', 'companies_fts_config'],
+  geo: ['companies_geo_node', 'companies_geo_rowid', 'companies_geo_parent'],
+};
 
 /** Whether the index thread can run: its compiled file exists (not under a TS test runner). */
 export function hasIndexThread(): boolean {
@@ -36,6 +36,8 @@ export interface BesideOptions {
   resourceLimits?: ResourceLimits;
   /** More indexes to build on this thread after the B-trees (an import's fingerprints). */
   alsoHere?: readonly string[];
+  /** The side indexes to build (all unless said): a first load onto a filled register keeps some. */
+  side?: SideIndexes;
   /** Called at the start, after each index built here and after the copy. */
   onIndex?: (done: number, total: number) => void;
 }
@@ -47,7 +49,8 @@ export interface BesideOptions {
  */
 export async function buildIndexesBeside(db: Db, opts: BesideOptions): Promise<void> {
   const path = join(opts.dir, 'indexes.db');
-  const data: IndexThreadData = { register: resolve(db.name), path, schema: sideSchema(db), cacheKiB: opts.cacheKiB, ftsHashBytes: opts.ftsHashBytes, spatial: opts.spatial };
+  const side = opts.side ?? ALL_SIDE_INDEXES;
+  const data: IndexThreadData = { register: resolve(db.name), path, schema: sideSchema(db), cacheKiB: opts.cacheKiB, ftsHashBytes: opts.ftsHashBytes, spatial: opts.spatial, side };
   // Settles to whether the thread built its part (never rejects).
   const thread = runIndexThread(data, opts.resourceLimits).then(
     () => true,
@@ -71,8 +74,8 @@ export async function buildIndexesBeside(db: Db, opts: BesideOptions): Promise<v
     // Also when a build here failed: the thread is done with the side file before it goes.
     await thread;
   }
-  if (await thread) copySideTables(db, path);
-  else db.transaction(() => buildIndexesInBulk(db, { spatial: opts.spatial }))();
+  if (await thread) copySideTables(db, path, side);
+  else db.transaction(() => buildIndexesInBulk(db, { spatial: opts.spatial, only: side }))();
   for (const sql of COMPANY_INDEXES) db.exec(sql); // company_sni's, and any missing
   opts.onIndex?.(total, total);
 }
@@ -98,14 +101,15 @@ function runIndexThread(workerData: IndexThreadData, resourceLimits?: ResourceLi
  * stale, and the first full-text write on it after a seed failed at its commit (a segment id
  * taken; SQLITE_CONSTRAINT_PRIMARYKEY).
  */
-function copySideTables(db: Db, path: string): void {
+function copySideTables(db: Db, path: string, side: SideIndexes): void {
+  const tables = (Object.keys(SIDE_TABLES) as (keyof SideIndexes)[]).filter((k) => side[k]).flatMap((k) => SIDE_TABLES[k]);
   const copier = new Database(db.name);
   try {
     copier.pragma('busy_timeout = 5000');
     copier.exec(`ATTACH '${path.replaceAll("'", "''")}' AS built`);
     copier.unsafeMode(true);
     copier.transaction(() => {
-      for (const t of SIDE_TABLES) copier.exec(`DELETE FROM main.${t}; INSERT INTO main.${t} SELECT * FROM built.${t};`);
+      for (const t of tables) copier.exec(`DELETE FROM main.${t}; INSERT INTO main.${t} SELECT * FROM built.${t};`);
     })();
   } finally {
     copier.close();
