@@ -1,7 +1,6 @@
 // A source's first load onto companies the other source listed keeps the indexes over what it
 // does not write (store/sqlite/first-load-indexes.ts, FIRST_LOAD_WRITES): each kept index follows
 // the load's writes row by row, and must answer as one built anew from the rows it ends with.
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { type Db, dropCompanyIndexes, ensureCompanyIndexes, ensureFingerprintsIn
 import { firstLoadIndexes } from '../../src/store/sqlite/first-load-indexes.js';
 import { COMPANY_INDEXES, FINGERPRINTS_INDEX } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { indexAnswers } from '../helpers/index-answers.js';
 
 const BV_ROWS = 6_000;
 const SCB_ROWS = 3_600;
@@ -37,27 +37,14 @@ async function importInto(path: string, source: 'bolagsverket' | 'scb', file: st
   }
 }
 
-/** What the register's indexes answer, as digests, and whether they agree with the table. */
+/** What the register's indexes answer (helpers/index-answers.ts). */
 function answers(path: string): Record<string, string> {
   const store = openSqliteStore(path);
-  const db = store.db;
-  const digest = (sql: string) => createHash('sha256').update(JSON.stringify(db.prepare(sql).raw(true).all())).digest('hex').slice(0, 16);
-  const fts = (match: string) => digest(`SELECT rowid FROM companies_fts WHERE companies_fts MATCH '${match}' ORDER BY rowid`);
-  const out = {
-    names: fts('{name org_nr} : "ab"'),
-    prefix: fts('bygg*'),
-    industry: fts('industry : konsult*'),
-    orgNrs: fts('org_nr : 1*'),
-    sni: digest('SELECT * FROM company_sni ORDER BY 1, 2'),
-    geo: digest('SELECT rowid FROM companies_geo WHERE min_lat >= 55 AND max_lat <= 70 AND min_lng >= 10 AND max_lng <= 25 ORDER BY rowid'),
-    indexes: digest("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"),
-    // Every B-tree index holds exactly the entries of the table's rows.
-    integrity: JSON.stringify(db.prepare('PRAGMA integrity_check').pluck().all()),
-    ftsIntegrity: String(db.exec("INSERT INTO companies_fts (companies_fts, rank) VALUES ('integrity-check', 0)") && 'ok'),
-    rtree: String(db.prepare("SELECT rtreecheck('companies_geo')").pluck().get()),
-  };
-  db.close();
-  return out;
+  try {
+    return indexAnswers(store.db);
+  } finally {
+    store.db.close();
+  }
 }
 
 /** A copy of the register with every index built anew from its rows. */

@@ -2,7 +2,6 @@
 // the SNI table, spatial and full-text index in a worker beside the B-trees) are the same as when
 // one thread builds them all (the source under this runner, which has no compiled worker file):
 // first loads of both sources, then a weekly update onto each register.
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { canBuildBeside } from '../../src/store/sqlite/side-indexes.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { COUNTS_FROM_TABLE_SQL } from '../../src/store/sqlite/stats/count-keys.js';
 import { ensureBuilt, ROOT } from '../exports/built.js';
+import { digestOf, indexAnswers } from '../helpers/index-answers.js';
 
 const BV_ROWS = 6_000;
 const SCB_ROWS = 3_600;
@@ -30,22 +30,14 @@ const files = {
 function digests(path: string): Record<string, string> {
   const store = openSqliteStore(path);
   const db = store.db;
-  const digest = (sql: string) => createHash('sha256').update(JSON.stringify(db.prepare(sql).raw(true).all())).digest('hex').slice(0, 16);
+  const digest = digestOf(db);
   db.exec('CREATE TEMP TABLE truth (dim TEXT, value TEXT, status TEXT, n INTEGER)');
   db.exec(COUNTS_FROM_TABLE_SQL.replace('INSERT INTO company_counts', 'INSERT INTO temp.truth'));
   const out = {
     rows: digest(`SELECT ${columns(db)} FROM companies ORDER BY rowid`),
     counts: digest('SELECT dim, value, status, n FROM company_counts WHERE n != 0 ORDER BY 1, 2, 3'),
     countsTruth: digest('SELECT dim, value, status, n FROM temp.truth WHERE n != 0 ORDER BY 1, 2, 3'),
-    sni: digest('SELECT * FROM company_sni ORDER BY 1, 2'),
-    fts: digest(`SELECT rowid FROM companies_fts WHERE companies_fts MATCH '{name org_nr} : "ab"' ORDER BY rowid`),
-    ftsPrefix: digest(`SELECT rowid FROM companies_fts WHERE companies_fts MATCH 'bygg*' ORDER BY rowid`),
-    ftsIndustry: digest(`SELECT rowid FROM companies_fts WHERE companies_fts MATCH 'industry : konsult*' ORDER BY rowid`),
-    geo: digest('SELECT rowid FROM companies_geo WHERE min_lat >= 55 AND max_lat <= 70 AND min_lng >= 10 AND max_lng <= 25 ORDER BY rowid'),
-    indexes: digest("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"),
-    integrity: JSON.stringify(db.prepare('PRAGMA integrity_check').pluck().all()),
-    ftsIntegrity: String(db.exec("INSERT INTO companies_fts (companies_fts, rank) VALUES ('integrity-check', 0)") && 'ok'),
-    rtree: String(db.prepare("SELECT rtreecheck('companies_geo')").pluck().get()),
+    ...indexAnswers(db),
   };
   db.close();
   return out;

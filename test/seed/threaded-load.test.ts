@@ -1,7 +1,6 @@
 // The register loaded on worker threads (the compiled loader, store/sqlite/bulk/) is the same,
 // row for row and index for index, whatever the number of threads, and the same as the one
 // loaded through the generic bulkLoad of generated batches (what other stores get).
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { generateBatches } from '../../src/seed/generate-batches.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { COUNTS_FROM_TABLE_SQL } from '../../src/store/sqlite/stats/count-keys.js';
 import { ensureBuilt, ROOT } from '../exports/built.js';
+import { digestOf, indexAnswers } from '../helpers/index-answers.js';
 
 const COUNT = 45_000; // three chunks, the last one short
 const dir = mkdtempSync(join(tmpdir(), 'bolag-threaded-load-'));
@@ -24,17 +24,13 @@ interface Loader {
 function fingerprint(path: string): Record<string, string> {
   const store = openSqliteStore(path);
   const db = store.db;
-  const digest = (sql: string) => createHash('sha256').update(JSON.stringify(db.prepare(sql).raw(true).all())).digest('hex').slice(0, 16);
+  const digest = digestOf(db);
   const out = {
     rows: digest('SELECT * FROM companies ORDER BY rowid'),
     counts: digest('SELECT * FROM company_counts WHERE n != 0 ORDER BY 1, 2, 3'),
-    sni: digest('SELECT * FROM company_sni ORDER BY 1, 2'),
-    fts: digest(`SELECT rowid FROM companies_fts WHERE companies_fts MATCH '{name org_nr} : "ab"' ORDER BY rowid`),
-    ftsPrefix: digest(`SELECT rowid FROM companies_fts WHERE companies_fts MATCH '{name org_nr} : "bygg"*' ORDER BY rowid`),
-    geo: digest('SELECT rowid FROM companies_geo WHERE min_lat >= 59 AND max_lat <= 60 AND min_lng >= 17.5 AND max_lng <= 18.5 ORDER BY rowid'),
-    integrity: JSON.stringify(db.prepare('PRAGMA integrity_check').pluck().all()),
-    ftsIntegrity: String(db.exec("INSERT INTO companies_fts (companies_fts, rank) VALUES ('integrity-check', 0)") && 'ok'),
-    rtree: String(db.prepare("SELECT rtreecheck('companies_geo')").pluck().get()),
+    ...indexAnswers(db),
+    // Around Stockholm, where the generated register is densest.
+    geoStockholm: digest('SELECT rowid FROM companies_geo WHERE min_lat >= 59 AND max_lat <= 60 AND min_lng >= 17.5 AND max_lng <= 18.5 ORDER BY rowid'),
   };
   db.close();
   return out;
