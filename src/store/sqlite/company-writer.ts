@@ -16,7 +16,6 @@ export interface SideIndexes {
   geo: boolean;
 }
 export const ALL_SIDE_INDEXES: SideIndexes = { sni: true, fts: true, geo: true };
-export const NO_SIDE_INDEXES: SideIndexes = { sni: false, fts: false, geo: false };
 /** The columns each side index is made from (a write that changes none of them leaves it as it is). */
 export const SIDE_INDEX_COLUMNS: Readonly<Record<keyof SideIndexes, readonly string[]>> = {
   sni: ['sni_codes'],
@@ -140,8 +139,8 @@ export type SpatialPack = 'in-memory' | 'streamed';
 const POINTS = 'SELECT rowid, lat, lng FROM companies WHERE lat IS NOT NULL AND lng IS NOT NULL';
 
 /**
- * Fills the SNI, full-text and spatial indexes from the companies table set-wise: far faster
- * than row-by-row inserts for a fresh register. The full-text index is left in one segment:
+ * Fills the SNI, full-text and spatial indexes (those `only` names) from the companies table
+ * set-wise: far faster than row-by-row inserts for a fresh register. The full-text index is left in one segment:
  * left in the dozens its build flushed, the next writes' automatic merges would cascade into the
  * large ones and rewrite all of it (4.5 s of a full-size weekly import's 35).
  */
