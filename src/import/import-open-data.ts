@@ -17,6 +17,8 @@ export interface OpenDataImportOptions {
   onError?: (line: number, message: string, text: string) => void;
   /** After each batch: records read, uncompressed bytes read and in all. */
   onProgress?: (p: { lines: number; bytes: number; totalBytes: number }) => void;
+  /** A first load's index builds after its last batch (ImportOptions.onIndexes). */
+  onIndexes?: (done: number, total: number) => void;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
         limit: opts.markAllVanished ? undefined : vanishedLimit,
       },
       onBatch: () => opts.onProgress?.({ lines: stats.lines, bytes: text.bytesRead(), totalBytes: text.totalBytes }),
+      onIndexes: opts.onIndexes,
     });
   } finally {
     // The reading thread stopped whatever happened (a store that failed before reading a line, too).

@@ -238,6 +238,11 @@ export interface ImportOptions {
   /** After each batch, with the records read so far. */
   onBatch?: (records: number) => void;
   /**
+   * A first load's index builds after its last batch (tens of seconds at full size, when no
+   * batch comes): `done` of `total` built, from 0 of them to all.
+   */
+  onIndexes?: (done: number, total: number) => void;
+  /**
    * Called once an atomic import holds the register's write lock, before it reads a batch: from
    * then until it ends nothing else writes the register, so a reader may settle lines against a
    * snapshot it takes now (SettledLines). Not called where the store takes no such lock.

@@ -33,15 +33,26 @@ describe.skipIf(!DATABASE_URL)(`first loads on PostgreSQL keep the register inde
 
   it('builds every index again after a first load, batch by batch and atomic', async () => {
     expect(await indexes()).toEqual(all);
-    const first = await importOpenData(store, join(FIXTURES, 'bolagsverket-week1.txt'), { source: 'bolagsverket' });
+    const built: number[] = [];
+    const first = await importOpenData(store, join(FIXTURES, 'bolagsverket-week1.txt'), {
+      source: 'bolagsverket',
+      onIndexes: (done, total) => {
+        expect(total).toBe(all.length);
+        built.push(done);
+      },
+    });
     expect(first.result.created).toBeGreaterThan(0);
     expect(await indexes()).toEqual(all);
+    // Said as they are built (the progress on a terminal), from none to all.
+    expect(built).toEqual([...Array(all.length + 1).keys()]);
     // --strict: one transaction, the drop and the builds inside it (the fixture's lines cut short left out).
     const lines = readFileSync(join(FIXTURES, 'scb-week1.txt'), 'latin1').split('\n');
     const fields = lines[0].split('\t').length;
     const clean = join(dir, 'scb-clean.txt');
     writeFileSync(clean, lines.filter((l) => l === '' || l.split('\t').length >= fields - 1).join('\n'), 'latin1');
-    const strict = await importOpenData(store, clean, { source: 'scb', strict: true });
+    const builtStrict: number[] = [];
+    const strict = await importOpenData(store, clean, { source: 'scb', strict: true, onIndexes: (done) => builtStrict.push(done) });
+    expect(builtStrict).toEqual([...Array(all.length + 1).keys()]);
     expect(strict.result.created + strict.result.updated).toBeGreaterThan(0);
     expect(await indexes()).toEqual(all);
     const found = await store.companies.get('556677-8899');

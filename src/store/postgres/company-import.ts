@@ -278,7 +278,11 @@ export async function importCompanies(
       await runAll((fn) => fn(client));
       if (bulk) {
         await client.query(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`);
-        for (const { sql } of COMPANY_INDEXES) await client.query(sql);
+        opts.onIndexes?.(0, COMPANY_INDEXES.length);
+        for (const [i, { sql }] of COMPANY_INDEXES.entries()) {
+          await client.query(sql);
+          opts.onIndexes?.(i + 1, COMPANY_INDEXES.length);
+        }
       }
     });
   } else if (bulk) {
@@ -289,7 +293,7 @@ export async function importCompanies(
       // Two connections at once (B-trees beside the GIN and GiST builds), as the seeder builds them.
       const client = await db.pool.connect();
       try {
-        await buildIndexes(db, client);
+        await buildIndexes(db, client, opts.onIndexes);
       } finally {
         client.release();
       }

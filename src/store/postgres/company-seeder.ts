@@ -79,14 +79,20 @@ async function copyRows(client: pg.PoolClient, batches: AsyncIterable<readonly C
  * connection is free takes the rest (a fixed split left one idle while the other had a third of
  * the work still to do once migration 4 added four B-trees).
  */
-export async function buildIndexes(db: PgDb, client: pg.PoolClient): Promise<void> {
+export async function buildIndexes(db: PgDb, client: pg.PoolClient, onIndex?: (done: number, total: number) => void): Promise<void> {
   const slow = new Set(['companies_words', 'companies_sni', 'companies_geo']);
   const queue = [...COMPANY_INDEXES.filter((i) => slow.has(i.name)), ...COMPANY_INDEXES.filter((i) => !slow.has(i.name))].map((i) => i.sql);
+  const total = queue.length;
+  let done = 0;
+  onIndex?.(done, total);
   const second = await db.pool.connect();
   try {
     const run = async (c: pg.ClientBase) => {
       await c.query(`SET maintenance_work_mem = '${BUILD_MEMORY}'`);
-      for (let sql = queue.shift(); sql !== undefined; sql = queue.shift()) await c.query(sql);
+      for (let sql = queue.shift(); sql !== undefined; sql = queue.shift()) {
+        await c.query(sql);
+        onIndex?.(++done, total);
+      }
       await c.query('RESET maintenance_work_mem');
     };
     await Promise.all([run(client), run(second)]);

@@ -302,7 +302,7 @@ export async function importCompanies(
     throw e;
   } finally {
     if (rebuilt) {
-      await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined, side: rebuilt.side });
+      await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined, side: rebuilt.side, onIndex: opts.onIndexes });
       db.pragma('analysis_limit = 2000');
       db.exec('ANALYZE');
       db.pragma('synchronous = NORMAL');

@@ -25,11 +25,16 @@ export function canBuildBeside(db: Db): boolean {
 }
 
 /** Builds what a first load dropped: the B-trees missing, the `side` indexes it emptied; `fingerprints` also the fingerprints index. */
-export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean; side: SideIndexes }): Promise<void> {
+export async function buildCompanyIndexes(
+  db: Db,
+  opts: { fingerprints: boolean; side: SideIndexes; onIndex?: (done: number, total: number) => void },
+): Promise<void> {
   if (!canBuildBeside(db)) {
+    opts.onIndex?.(0, 1);
     db.transaction(() => buildIndexesInBulk(db, { spatial: IMPORT_SPATIAL_PACK, only: opts.side }))();
     ensureCompanyIndexes(db);
     if (opts.fingerprints) ensureFingerprintsIndex(db);
+    opts.onIndex?.(1, 1);
     return;
   }
   const side = mkdtempSync(join(dirname(resolve(db.name)), '.import-indexes-'));
@@ -49,6 +54,7 @@ export async function buildCompanyIndexes(db: Db, opts: { fingerprints: boolean;
       resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
       alsoHere: opts.fingerprints ? [FINGERPRINTS_INDEX] : [],
       side: opts.side,
+      onIndex: opts.onIndex,
     });
   } finally {
     db.pragma(`cache_size = ${cacheSize}`);

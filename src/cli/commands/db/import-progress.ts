@@ -1,18 +1,22 @@
 // Progress of a bulk import on stderr, on a terminal only: rows, rate and time left (from the
-// bytes read of the uncompressed text). Nothing on a pipe, where it would only be noise.
+// bytes read of the uncompressed text), then a first load's index builds, which come after the
+// last row and take tens of seconds at full size. Nothing on a pipe, where it would only be noise.
 import type { IOStreams } from '../../io.js';
 import { formatNumber } from '../../output/swedish.js';
 
-export function importProgress(io: IOStreams, label: string) {
-  const started = Date.now();
+export function importProgress(io: IOStreams, label: string, now: () => number = Date.now) {
+  const started = now();
   let lastDraw = 0;
+  let lines = 0;
+  let indexesFrom = 0;
   return {
     update(p: { lines: number; bytes: number; totalBytes: number }): void {
+      lines = p.lines;
       if (!io.stderrIsTTY) return;
-      const now = Date.now();
-      if (now - lastDraw < 200) return;
-      lastDraw = now;
-      const seconds = Math.max(0.001, (now - started) / 1000);
+      const t = now();
+      if (t - lastDraw < 200) return;
+      lastDraw = t;
+      const seconds = Math.max(0.001, (t - started) / 1000);
       const fraction = p.totalBytes > 0 ? Math.min(1, p.bytes / p.totalBytes) : 0;
       const left = fraction > 0.01 ? Math.round((seconds / fraction) * (1 - fraction)) : null;
       const parts = [
@@ -22,6 +26,15 @@ export function importProgress(io: IOStreams, label: string) {
         left === null ? 'estimating time left' : `about ${clock(left)} left`,
       ];
       io.stderr.write(`\r\u001b[2K${parts.join(' · ')}`);
+    },
+    /** A first load's index builds: drawn at each one, as the importer does nothing else meanwhile. */
+    indexes(done: number, total: number): void {
+      if (!io.stderrIsTTY) return;
+      const t = now();
+      if (done === 0 || indexesFrom === 0) indexesFrom = t;
+      lastDraw = t;
+      // Short: a line wider than the terminal wraps, and only its last row is redrawn.
+      io.stderr.write(`\r\u001b[2K${label}: ${formatNumber(lines)} rows · indexes ${done} of ${total} · ${clock(Math.round((t - indexesFrom) / 1000))}`);
     },
     done(): void {
       if (io.stderrIsTTY && lastDraw > 0) io.stderr.write('\r\u001b[2K');

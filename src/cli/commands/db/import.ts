@@ -30,6 +30,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         markAllVanished: opts.markAllVanished,
         onError: (line, message, text) => errors.add(line, message, text),
         onProgress: (p) => progress.update(p),
+        onIndexes: (done, total) => progress.indexes(done, total),
       });
       progress.done();
       const extra: Record<string, number> = { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, vanished: result.vanished ?? 0 };
