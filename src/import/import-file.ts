@@ -14,17 +14,24 @@ export interface ImportFileOptions {
   batchSize?: number;
   /** How the reading thread shares the comparing (tests); default balanced. */
   matchMode?: MatchMode;
+  /** After each batch: the records read so far. */
+  onProgress?: (records: number) => void;
 }
 
 export async function importFile(store: Store, path: string, opts: ImportFileOptions = {}): Promise<ImportResult> {
   const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
   const dbPath = store.kind === 'sqlite' ? store.location.dbPath : undefined;
   if (dbPath === undefined || dbPath === ':memory:' || !canMatchAhead() || !isJsonl(path)) {
-    return store.companies.importRecords(readImportRecords(path), planRecord, { matchesStored: matchesExportLine, batchSize });
+    return store.companies.importRecords(readImportRecords(path), planRecord, { matchesStored: matchesExportLine, batchSize, onBatch: opts.onProgress });
   }
   const ahead = matchAhead(path, dbPath, { batchSize, mode: opts.matchMode });
   try {
-    return await store.companies.importRecords(ahead.records, planRecord, { matchesStored: matchesExportLine, batchSize, onLocked: ahead.locked });
+    return await store.companies.importRecords(ahead.records, planRecord, {
+      matchesStored: matchesExportLine,
+      batchSize,
+      onLocked: ahead.locked,
+      onBatch: opts.onProgress,
+    });
   } finally {
     await ahead.close();
   }

@@ -30,6 +30,7 @@ describe('the progress of an open-data import', () => {
     t += 61_000;
     progress.indexes(17, 17);
     progress.done();
+    progress.done();
     const lines = drawn(io.err());
     expect(lines[0]).toBe('Importing scb: 200 000 rows · 100 000 rows/s · 50 % · about 2 s left');
     expect(lines.slice(1)).toEqual([
@@ -37,8 +38,17 @@ describe('the progress of an open-data import', () => {
       'Importing scb: 200 000 rows · indexes 5 of 17 · 4 s',
       'Importing scb: 200 000 rows · indexes 17 of 17 · 1 min 5 s',
     ]);
-    // Cleared at the end: the summary follows on a clean line.
-    expect(io.err().endsWith('\r\u001b[2K')).toBe(true);
+    // Cleared at the end, once: the summary follows on a clean line.
+    expect(io.err().endsWith('1 min 5 s\r\u001b[2K')).toBe(true);
+  });
+
+  it('without the bytes read (our own format), draws the rows and the rate', () => {
+    const io = testIO({ tty: true });
+    let t = 0;
+    const progress = importProgress(io, 'Importing', () => t);
+    t += 2_000;
+    progress.update({ lines: 50_000 });
+    expect(drawn(io.err())).toEqual(['Importing: 50 000 rows · 25 000 rows/s']);
   });
 
   it('on a pipe, draws nothing', () => {

@@ -16,8 +16,14 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   const { io } = opts.factory;
   try {
     if (source === 'ours') {
-      const r = await importFile(store, opts.file);
-      report(opts, r, {});
+      const progress = importProgress(io, 'Importing');
+      try {
+        const r = await importFile(store, opts.file, { onProgress: (lines) => progress.update({ lines }) });
+        progress.done();
+        report(opts, r, {});
+      } finally {
+        progress.done();
+      }
       return;
     }
     const errors = new ImportErrorLog(opts.errorsFile);
