@@ -1,6 +1,7 @@
 // Progress of a bulk import on stderr, on a terminal only: rows, rate and time left (from the
-// bytes read of the uncompressed text, where the reader counts them: the open-data files), then a first load's index builds, which come after the
-// last row and take tens of seconds at full size. Nothing on a pipe, where it would only be noise.
+// bytes read of the uncompressed text, where the reader counts them: the open-data files), then a
+// first load's index builds, which come after the last row and take tens of seconds at full size.
+// Nothing on a pipe, where it would only be noise.
 import type { IOStreams } from '../../io.js';
 import { formatNumber } from '../../output/swedish.js';
 
@@ -10,7 +11,7 @@ export function importProgress(io: IOStreams, label: string, now: () => number =
   let lines = 0;
   let indexesFrom = 0;
   return {
-    /** Without the bytes (our own format, read on another thread): rows and rate, no time left. */
+    /** Rows and rate; with the bytes read (not counted for our own format), the share done and the time left. */
     update(p: { lines: number; bytes?: number; totalBytes?: number }): void {
       lines = p.lines;
       if (!io.stderrIsTTY) return;
