@@ -32,7 +32,7 @@ import { RowidSet } from '../sqlite/rowid-set.js';
 import { CountChanges } from './company-counts.js';
 import { ListedFingerprints } from '../listed-fingerprints.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
-import { COMPANY_INDEXES } from './company-migrations.js';
+import { COMPANY_INDEXES, createIndexesInTx } from './company-migrations.js';
 import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
 import { type CompanyRow, companyToPgRow, copyLine, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
 import type { PgDb } from './database.js';
@@ -67,7 +67,7 @@ export async function importCompanies(
   const now = new Date().toISOString();
 
   // Each batch looks its keys up by org nr: an empty register (never bulk loaded) lacks even that.
-  await db.query(KEY_INDEX.sql);
+  await db.tx((client) => createIndexesInTx(client, [KEY_INDEX]));
   const quiet =
     opts.firstLoadOf !== undefined && (await db.query('SELECT 1 FROM companies WHERE (sources & $1) != 0 LIMIT 1', [opts.firstLoadOf])).rows.length === 0;
   // A source's first load writes most rows of the register: the secondary indexes are dropped and
@@ -77,7 +77,7 @@ export async function importCompanies(
   // fails); should the process die meanwhile, the next import that is not a first load builds
   // what is missing before it starts (below), and so does the end of the next first load.
   const bulk = quiet;
-  if (!bulk) await db.query(COMPANY_INDEXES.map((i) => i.sql).join('; '));
+  if (!bulk) await db.tx((client) => createIndexesInTx(client, COMPANY_INDEXES));
   const listed = fingerprintColumn && !quiet ? await readListed(db, fingerprintColumn) : null;
   const settleUnchanged = (rowid: number) => {
     seen.add(rowid);

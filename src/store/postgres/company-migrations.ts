@@ -6,6 +6,7 @@
 // Columns mirror the SQLite store's (src/store/sqlite/migrations.ts), so that one row mapper
 // (rowToCompany) serves both. Text that is sorted or compared as a range is COLLATE "C": byte
 // order, as SQLite compares, so that both stores order names alike and cursors carry over.
+import type pg from 'pg';
 
 /**
  * Legal forms that half or a third of all companies have: a walk of all revenues finds theirs
@@ -135,6 +136,17 @@ export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: 
     `,
   },
 ];
+
+/**
+ * Creates the indexes that are missing, in the caller's transaction. CREATE INDEX IF NOT EXISTS
+ * is not safe against itself: of two sessions creating one name at once (two imports starting
+ * together, or ending their first loads together), the later failed on pg_class's unique key.
+ * A lock on each name (per schema) makes the later one wait, then find the index there.
+ */
+export async function createIndexesInTx(client: pg.ClientBase, indexes: readonly { name: string; sql: string }[]): Promise<void> {
+  for (const { name } of indexes) await client.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()), hashtext($1))', [name]);
+  for (const { sql } of indexes) await client.query(sql);
+}
 
 /** The indexes of `companies`, by name: dropped before a bulk load and built after it. */
 export const COMPANY_INDEXES: readonly { name: string; sql: string }[] = [

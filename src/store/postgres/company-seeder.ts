@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Company } from '../../core/company.js';
-import { COMPANY_INDEXES } from './company-migrations.js';
+import { COMPANY_INDEXES, createIndexesInTx } from './company-migrations.js';
 import { REBUILD_COUNTS } from './company-counts.js';
 import { companyToPgRow, copyLine, PG_COLUMNS } from './company-row.js';
 import type { PgDb } from './database.js';
@@ -81,7 +81,7 @@ async function copyRows(client: pg.PoolClient, batches: AsyncIterable<readonly C
  */
 export async function buildIndexes(db: PgDb, client: pg.PoolClient, onIndex?: (done: number, total: number) => void): Promise<void> {
   const slow = new Set(['companies_words', 'companies_sni', 'companies_geo']);
-  const queue = [...COMPANY_INDEXES.filter((i) => slow.has(i.name)), ...COMPANY_INDEXES.filter((i) => !slow.has(i.name))].map((i) => i.sql);
+  const queue = [...COMPANY_INDEXES.filter((i) => slow.has(i.name)), ...COMPANY_INDEXES.filter((i) => !slow.has(i.name))];
   const total = queue.length;
   let done = 0;
   onIndex?.(done, total);
@@ -89,8 +89,15 @@ export async function buildIndexes(db: PgDb, client: pg.PoolClient, onIndex?: (d
   try {
     const run = async (c: pg.ClientBase) => {
       await c.query(`SET maintenance_work_mem = '${BUILD_MEMORY}'`);
-      for (let sql = queue.shift(); sql !== undefined; sql = queue.shift()) {
-        await c.query(sql);
+      for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
+        await c.query('BEGIN');
+        try {
+          await createIndexesInTx(c, [index]);
+          await c.query('COMMIT');
+        } catch (e) {
+          await c.query('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
         onIndex?.(++done, total);
       }
       await c.query('RESET maintenance_work_mem');
