@@ -29,6 +29,7 @@ import {
 } from '../import-types.js';
 import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
 import { RowidSet } from '../sqlite/rowid-set.js';
+import { RowidsByNumber } from '../sqlite/rowids-by-number.js';
 import { CountChanges } from './company-counts.js';
 import { ListedFingerprints } from '../listed-fingerprints.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
@@ -41,6 +42,8 @@ import type { PgDb } from './database.js';
 export const IMPORT_LOCK = 'pg_advisory_xact_lock(7311, hashtext(current_schema()))';
 
 type StoredRow = CompanyRow & CompanyInternals;
+/** Records planned between two turns of the event loop while a COPY is on its way. */
+const YIELD_EVERY = 256;
 const SELECT = `SELECT ${readColumns(true)}, ${INTERNAL_COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
 const WRITTEN = [...PG_COLUMNS, ...INTERNAL_COLUMNS];
 // New rows reach the server as COPY text (no JSON to build here nor to parse there); changed
@@ -79,6 +82,28 @@ export async function importCompanies(
   const bulk = quiet;
   if (!bulk) await db.tx((client) => createIndexesInTx(client, COMPANY_INDEXES));
   const listed = fingerprintColumn && !quiet ? await readListed(db, fingerprintColumn) : null;
+  // A first load into an empty register: a key is new unless this load wrote it before (its rows
+  // by org nr, as on SQLite), so a batch reads nothing from the register and its COPY runs on the
+  // server while the next batch is planned here, on the other core (before, each waited for the
+  // other: a full-size first load's importer sat idle 27 of its 83 s of rows).
+  let fresh = bulk && (await db.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n === 0 ? new RowidsByNumber() : null;
+  let nextRow = 1;
+  /** The last batch's COPY, still running on the server (a first load into an empty register). */
+  let copying: Promise<void> | null = null;
+  const copied = async (): Promise<void> => {
+    const pending = copying;
+    copying = null;
+    if (pending) await pending;
+  };
+  /** At the start of each transaction of a first load into an empty register: the lock, and the rows it numbers from. */
+  const beginWindow = async (client: pg.ClientBase): Promise<void> => {
+    if (!fresh) return;
+    await client.query(`SELECT ${IMPORT_LOCK}`);
+    const top = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n;
+    // Another import wrote rows between two of this one's transactions: their keys are not in
+    // `fresh`, so from here on each batch reads the register as any other import does.
+    if (top !== nextRow - 1) fresh = null;
+  };
   const settleUnchanged = (rowid: number) => {
     seen.add(rowid);
     result.unchanged++;
@@ -103,7 +128,7 @@ export async function importCompanies(
   };
 
   /** One batch, in the caller's transaction: compared, planned, written. */
-  const applyBatch = async (client: pg.ClientBase, all: ImportBatch): Promise<void> => {
+  const applyBatch = async (client: pg.ClientBase, all: ImportBatch, counts: CountChanges): Promise<void> => {
     // A first load has no fingerprints of this source to compare with. Lines unchanged since the
     // last import are settled from the fingerprints read at the start (their records need not
     // even be parsed: ImportRecord.key), before the lock: a batch of them writes nothing.
@@ -113,24 +138,29 @@ export async function importCompanies(
     }
     let batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : recordsOf(all);
     if (batch.length === 0) return;
-    await client.query(`SELECT ${IMPORT_LOCK}`);
-    let nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
+    if (!fresh) {
+      await client.query(`SELECT ${IMPORT_LOCK}`);
+      nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
+    }
     const setFingerprints: [number, number][] = [];
     if (opts.matchesStored) batch = await withoutMatching(client, batch, opts.matchesStored);
     const batchKeys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
     if (batch.length === 0) return;
 
-    const lookup = [...new Set(batchKeys.filter((k): k is string => k !== null))];
+    const loaded = fresh;
+    const lookup = [...new Set(batchKeys.filter((k): k is string => k !== null && (!loaded || loaded.get(Number(k)) !== 0)))];
     const stored = new Map<string, StoredRow>();
     if (lookup.length > 0) {
+      await copied(); // a row this load wrote may still be on its way
       // FOR UPDATE: a concurrent writer of the same companies waits for this batch.
       const { rows } = await client.query<StoredRow>(`${SELECT} WHERE c.org_nr = ANY($1::text[]) FOR UPDATE`, [lookup]);
       for (const row of rows) stored.set(row.org_nr, row);
     }
-    const inserts = new Map<number, Record<string, unknown>>();
+    // New rows as their COPY lines, made as each is planned: a batch's row objects, kept to its
+    // end, outlived the young generation's collections and were copied and promoted.
+    const inserts = new Map<number, string>();
     const updates = new Map<number, Record<string, unknown>>();
     const events: [string, string][] = [];
-    const counts = new CountChanges();
 
     const write = (planned: PlannedWrite, existing: StoredRow | undefined): StoredRow => {
       const internal = planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS);
@@ -140,10 +170,12 @@ export async function importCompanies(
       if (existing) {
         counts.add(existing, -1);
         // A row created earlier in this batch is still to be inserted.
-        (inserts.has(rowid) ? inserts : updates).set(rowid, row as unknown as Record<string, unknown>);
+        if (inserts.has(rowid)) inserts.set(rowid, copyLine(row, WRITTEN));
+        else updates.set(rowid, row as unknown as Record<string, unknown>);
         result.updated++;
       } else {
-        inserts.set(rowid, row as unknown as Record<string, unknown>);
+        inserts.set(rowid, copyLine(row, WRITTEN));
+        fresh?.set(Number(row.org_nr), rowid);
         result.created++;
       }
       counts.add(row, 1);
@@ -159,7 +191,11 @@ export async function importCompanies(
 
     const planned = new Map<string, StoredCompany>();
     const repeated = repeatedKeys(batchKeys);
-    batch.forEach((record, i) => {
+    for (let i = 0; i < batch.length; i++) {
+      // The last batch's COPY reaches the server only as the event loop writes it to the socket:
+      // planning a whole batch without a turn left the server waiting for its rows.
+      if (copying && i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+      const record = batch[i];
       const key = batchKeys[i];
       const row = key === null ? undefined : stored.get(key);
       const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
@@ -172,7 +208,7 @@ export async function importCompanies(
           setFingerprints.push([row.rowid, record.fingerprint]);
           listed?.set(key!, record.fingerprint);
         }
-        return;
+        continue;
       }
       if (fingerprintColumn && record.fingerprint !== undefined) {
         next.company.internal = { ...(next.company.internal ?? (row ? internalsOf(row) : NO_INTERNALS)), [fingerprintColumn]: record.fingerprint };
@@ -185,8 +221,15 @@ export async function importCompanies(
         // A later record of the same key compares with (and counts off) what this one wrote.
         stored.set(key, written);
       }
-    });
-    await flush(client, inserts, updates, events, counts, now);
+    }
+    await copied();
+    if (loaded && updates.size === 0 && events.length === 0) {
+      // Awaited before the next batch's COPY or read, or the transaction's end.
+      if (inserts.size > 0) copying = copyIn(client, COPY_INSERT, inserts.values());
+      copying?.catch(() => undefined);
+    } else {
+      await flush(client, inserts, updates, events, now);
+    }
     if (setFingerprints.length > 0) {
       await client.query(
         `UPDATE companies c SET ${fingerprintColumn} = v.hash FROM unnest($1::int[], $2::bigint[]) AS v(rowid, hash) WHERE c.rowid = v.rowid`,
@@ -200,7 +243,7 @@ export async function importCompanies(
     const { sourceBit: _bit, plan: planVanished } = opts.vanished!;
     await client.query(`SELECT ${IMPORT_LOCK}`);
     const { rows } = await client.query<StoredRow>(`${SELECT} WHERE c.rowid = ANY($1::int[]) ORDER BY c.rowid FOR UPDATE`, [ids]);
-    const inserts = new Map<number, Record<string, unknown>>();
+    const inserts = new Map<number, string>();
     const updates = new Map<number, Record<string, unknown>>();
     const events: [string, string][] = [];
     const counts = new CountChanges();
@@ -220,7 +263,8 @@ export async function importCompanies(
         result.events[type] = (result.events[type] ?? 0) + 1;
       }
     }
-    await flush(client, inserts, updates, events, counts, now);
+    await flush(client, inserts, updates, events, now);
+    await counts.write(client);
   };
 
   const runAll = async (inTx: <T>(fn: (client: pg.ClientBase) => Promise<T>) => Promise<T>): Promise<void> => {
@@ -233,16 +277,21 @@ export async function importCompanies(
       while (!done) {
         await inTx(async (client) => {
           const began = performance.now();
+          // The moves of company_counts, written once for the transaction's batches.
+          const counts = new CountChanges();
+          await beginWindow(client);
           do {
             const next = await batches.next();
             if (next.done) {
               done = true;
-              return;
+              break;
             }
-            await applyBatch(client, next.value);
+            await applyBatch(client, next.value, counts);
             read += next.value.length;
             opts.onBatch?.(read);
           } while (performance.now() - began < IMPORT_COMMIT_MS);
+          await copied();
+          await counts.write(client);
         });
       }
     } finally {
@@ -343,22 +392,19 @@ async function dropSecondaryIndexes(client: pg.ClientBase): Promise<void> {
 
 async function flush(
   client: pg.ClientBase,
-  inserts: Map<number, Record<string, unknown>>,
+  inserts: Map<number, string>,
   updates: Map<number, Record<string, unknown>>,
   events: [string, string][],
-  counts: CountChanges,
   now: string,
 ): Promise<void> {
   if (inserts.size > 0) await copyIn(client, COPY_INSERT, inserts.values());
   if (updates.size > 0) await client.query(UPDATE, [JSON.stringify([...updates.values()])]);
   if (events.length > 0) await client.query(INSERT_EVENTS, [events.map((e) => e[0]), events.map((e) => e[1]), now]);
-  await counts.write(client);
 }
 
-/** Rows in COPY's text format, one statement. */
-async function copyIn(client: pg.ClientBase, sql: string, rows: Iterable<Record<string, unknown>>): Promise<void> {
-  let text = '';
-  for (const row of rows) text += copyLine(row, WRITTEN);
+/** Lines in COPY's text format (copyLine), one statement. */
+async function copyIn(client: pg.ClientBase, sql: string, lines: Iterable<string>): Promise<void> {
+  const text = Array.from(lines).join('');
   const stream = client.query(copyFrom(sql));
   await new Promise<void>((resolve, reject) => {
     stream.on('finish', resolve);
