@@ -18,32 +18,53 @@ export const REBUILD_COUNTS = `
     SELECT 'sni', code, status, count(*) FROM companies, unnest(sni) AS code GROUP BY code, status;
 `;
 
-/** Changes to the counts, gathered over an import and written at its end. */
+/** Changes to the counts, gathered over a transaction of an import and written at its end. */
 export class CountChanges {
-  private readonly changes = new Map<string, number>();
+  /** By dimension, value and status: nested maps, where a key made of the three was a new string for each company and dimension. */
+  private readonly changes = new Map<string, Map<string, Map<string, number>>>();
 
   /** A company enters (+1) or leaves (-1) the counts with the values of this row. */
   add(row: Pick<CompanyRow, 'county_code' | 'municipality_code' | 'category_slug' | 'legal_form' | 'status' | 'sni_codes'>, sign: 1 | -1): void {
-    const bump = (dim: string, value: string) => {
-      const key = `${dim}\u0000${value}\u0000${row.status}`;
-      this.changes.set(key, (this.changes.get(key) ?? 0) + sign);
-    };
-    bump('county', row.county_code);
-    bump('municipality', row.municipality_code);
-    bump('category', row.category_slug);
-    bump('legal_form', row.legal_form);
-    for (const code of new Set(row.sni_codes ? row.sni_codes.split(',') : [])) bump('sni', code);
+    this.bump('county', row.county_code, row.status, sign);
+    this.bump('municipality', row.municipality_code, row.status, sign);
+    this.bump('category', row.category_slug, row.status, sign);
+    this.bump('legal_form', row.legal_form, row.status, sign);
+    if (!row.sni_codes) return;
+    const codes = row.sni_codes.split(',');
+    for (let i = 0; i < codes.length; i++) if (codes.indexOf(codes[i]) === i) this.bump('sni', codes[i], row.status, sign);
+  }
+
+  private bump(dim: string, value: string, status: string, sign: 1 | -1): void {
+    let values = this.changes.get(dim);
+    if (!values) this.changes.set(dim, (values = new Map()));
+    let statuses = values.get(value);
+    if (!statuses) values.set(value, (statuses = new Map()));
+    statuses.set(status, (statuses.get(status) ?? 0) + sign);
   }
 
   async write(client: pg.ClientBase): Promise<void> {
-    const changed = [...this.changes].filter(([, n]) => n !== 0).map(([key, n]) => [...key.split('\u0000'), n] as const);
-    if (changed.length === 0) return;
+    const dims: string[] = [];
+    const values: string[] = [];
+    const statuses: string[] = [];
+    const ns: number[] = [];
+    for (const [dim, byValue] of this.changes) {
+      for (const [value, byStatus] of byValue) {
+        for (const [status, n] of byStatus) {
+          if (n === 0) continue;
+          dims.push(dim);
+          values.push(value);
+          statuses.push(status);
+          ns.push(n);
+        }
+      }
+    }
+    if (ns.length === 0) return;
     // Rows at zero stay: an SNI code once in use keeps matching its prefix at no cost.
     await client.query(
       `INSERT INTO company_counts (dim, value, status, n)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])
        ON CONFLICT (dim, value, status) DO UPDATE SET n = company_counts.n + excluded.n`,
-      [changed.map((c) => c[0]), changed.map((c) => c[1]), changed.map((c) => c[2]), changed.map((c) => c[3])],
+      [dims, values, statuses, ns],
     );
   }
 }

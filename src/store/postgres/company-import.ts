@@ -35,7 +35,7 @@ import { ListedFingerprints } from '../listed-fingerprints.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 import { COMPANY_INDEXES, createIndexesInTx } from './company-migrations.js';
 import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
-import { type CompanyRow, companyToPgRow, copyLine, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
+import { type CompanyRow, companyToPgRow, copyLineWriter, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
 import type { PgDb } from './database.js';
 
 /** Serialises imports (new rows take the next row numbers), per schema. */
@@ -46,6 +46,7 @@ type StoredRow = CompanyRow & CompanyInternals;
 const YIELD_EVERY = 256;
 const SELECT = `SELECT ${readColumns(true)}, ${INTERNAL_COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
 const WRITTEN = [...PG_COLUMNS, ...INTERNAL_COLUMNS];
+const copyRow = copyLineWriter(PG_COLUMNS, INTERNAL_COLUMNS);
 // New rows reach the server as COPY text (no JSON to build here nor to parse there); changed
 // rows, fewer (a weekly update changes a few %), as one JSON array merged by one UPDATE (a
 // temporary table filled by COPY cost a TRUNCATE per batch, more than it saved).
@@ -162,19 +163,19 @@ export async function importCompanies(
     const updates = new Map<number, Record<string, unknown>>();
     const events: [string, string][] = [];
 
-    const write = (planned: PlannedWrite, existing: StoredRow | undefined): StoredRow => {
-      const internal = planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS);
+    /** The row written and its internals, kept apart (merged only where a whole row is needed). */
+    const write = (planned: PlannedWrite, existing: StoredRow | undefined): { row: PgCompanyRow; internal: CompanyInternals } => {
+      const internal = pick(planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS));
       const rowid = existing ? existing.rowid : nextRow++;
-      const row = companyToPgRow(planned.company, rowid, internal.description) as PgCompanyRow & CompanyInternals;
-      Object.assign(row, pick(internal));
+      const row = companyToPgRow(planned.company, rowid, internal.description);
       if (existing) {
         counts.add(existing, -1);
         // A row created earlier in this batch is still to be inserted.
-        if (inserts.has(rowid)) inserts.set(rowid, copyLine(row, WRITTEN));
-        else updates.set(rowid, row as unknown as Record<string, unknown>);
+        if (inserts.has(rowid)) inserts.set(rowid, copyRow(row, internal));
+        else updates.set(rowid, { ...row, ...internal });
         result.updated++;
       } else {
-        inserts.set(rowid, copyLine(row, WRITTEN));
+        inserts.set(rowid, copyRow(row, internal));
         fresh?.set(Number(row.org_nr), rowid);
         result.created++;
       }
@@ -186,7 +187,7 @@ export async function importCompanies(
           result.events[type] = (result.events[type] ?? 0) + 1;
         }
       }
-      return row;
+      return { row, internal };
     };
 
     const planned = new Map<string, StoredCompany>();
@@ -215,11 +216,11 @@ export async function importCompanies(
         if (key !== null) listed?.set(key, record.fingerprint);
       }
       const written = write(next, row);
-      seen.add(written.rowid);
+      seen.add(written.row.rowid);
       if (key !== null && repeated.has(key)) {
-        planned.set(key, { ...next.company, internal: internalsOf(written) });
+        planned.set(key, { ...next.company, internal: written.internal });
         // A later record of the same key compares with (and counts off) what this one wrote.
-        stored.set(key, written);
+        stored.set(key, { ...written.row, ...written.internal });
       }
     }
     await copied();
@@ -402,7 +403,7 @@ async function flush(
   if (events.length > 0) await client.query(INSERT_EVENTS, [events.map((e) => e[0]), events.map((e) => e[1]), now]);
 }
 
-/** Lines in COPY's text format (copyLine), one statement. */
+/** Lines in COPY's text format (copyLineWriter), one statement. */
 async function copyIn(client: pg.ClientBase, sql: string, lines: Iterable<string>): Promise<void> {
   const text = Array.from(lines).join('');
   const stream = client.query(copyFrom(sql));

@@ -6,7 +6,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { Company } from '../../core/company.js';
 import { COMPANY_INDEXES, createIndexesInTx } from './company-migrations.js';
 import { REBUILD_COUNTS } from './company-counts.js';
-import { companyToPgRow, copyLine, PG_COLUMNS } from './company-row.js';
+import { companyToPgRow, copyLineWriter, PG_COLUMNS } from './company-row.js';
 import type { PgDb } from './database.js';
 
 export type SeedProgress = (done: number, total: number, phase: 'rows' | 'indexes') => void;
@@ -46,6 +46,8 @@ export async function bulkLoadCompanies(db: PgDb, batches: AsyncIterable<readonl
     client.release();
   }
 }
+
+const copyLine = copyLineWriter(PG_COLUMNS);
 
 async function copyRows(client: pg.PoolClient, batches: AsyncIterable<readonly Company[]>, progress: (done: number) => void): Promise<void> {
   const stream = client.query(copyFrom(`COPY companies (${PG_COLUMNS.join(', ')}) FROM STDIN WITH (FREEZE)`));
