@@ -157,10 +157,11 @@ export async function importCompanies(
       const { rows } = await client.query<StoredRow>(`${SELECT} WHERE c.org_nr = ANY($1::text[]) FOR UPDATE`, [lookup]);
       for (const row of rows) stored.set(row.org_nr, row);
     }
-    // New rows as their COPY lines, made as each is planned: a batch's row objects, kept to its
-    // end, outlived the young generation's collections and were copied and promoted.
+    // New rows as their COPY lines and changed ones as JSON, made as each is planned: a batch's
+    // row objects, kept to its end, outlived the young generation's collections and were copied
+    // and promoted.
     const inserts = new Map<number, string>();
-    const updates = new Map<number, Record<string, unknown>>();
+    const updates = new Map<number, string>();
     const events: [string, string][] = [];
 
     /** The row written and its internals, kept apart (merged only where a whole row is needed). */
@@ -172,7 +173,7 @@ export async function importCompanies(
         counts.add(existing, -1);
         // A row created earlier in this batch is still to be inserted.
         if (inserts.has(rowid)) inserts.set(rowid, copyRow(row, internal));
-        else updates.set(rowid, { ...row, ...internal });
+        else updates.set(rowid, updateJson(row, internal));
         result.updated++;
       } else {
         inserts.set(rowid, copyRow(row, internal));
@@ -245,18 +246,17 @@ export async function importCompanies(
     await client.query(`SELECT ${IMPORT_LOCK}`);
     const { rows } = await client.query<StoredRow>(`${SELECT} WHERE c.rowid = ANY($1::int[]) ORDER BY c.rowid FOR UPDATE`, [ids]);
     const inserts = new Map<number, string>();
-    const updates = new Map<number, Record<string, unknown>>();
+    const updates = new Map<number, string>();
     const events: [string, string][] = [];
     const counts = new CountChanges();
     for (const row of rows) {
       const planned = planVanished(toStored(row), now);
       if (!planned) continue;
-      const internal = planned.company.internal ?? internalsOf(row);
-      const next = companyToPgRow(planned.company, row.rowid, internal.description) as PgCompanyRow & CompanyInternals;
-      Object.assign(next, pick(internal));
+      const internal = pick(planned.company.internal ?? internalsOf(row));
+      const next = companyToPgRow(planned.company, row.rowid, internal.description);
       counts.add(row, -1);
       counts.add(next, 1);
-      updates.set(row.rowid, next as unknown as Record<string, unknown>);
+      updates.set(row.rowid, updateJson(next, internal));
       result.vanished = (result.vanished ?? 0) + 1;
       for (const e of planned.events) {
         events.push([JSON.stringify(e.event), JSON.stringify(e.subject)]);
@@ -394,12 +394,12 @@ async function dropSecondaryIndexes(client: pg.ClientBase): Promise<void> {
 async function flush(
   client: pg.ClientBase,
   inserts: Map<number, string>,
-  updates: Map<number, Record<string, unknown>>,
+  updates: Map<number, string>,
   events: [string, string][],
   now: string,
 ): Promise<void> {
   if (inserts.size > 0) await copyIn(client, COPY_INSERT, inserts.values());
-  if (updates.size > 0) await client.query(UPDATE, [JSON.stringify([...updates.values()])]);
+  if (updates.size > 0) await client.query(UPDATE, [`[${[...updates.values()].join(',')}]`]);
   if (events.length > 0) await client.query(INSERT_EVENTS, [events.map((e) => e[0]), events.map((e) => e[1]), now]);
 }
 
@@ -412,6 +412,11 @@ async function copyIn(client: pg.ClientBase, sql: string, lines: Iterable<string
     stream.on('error', reject);
     stream.end(text);
   });
+}
+
+/** A changed row and its internals as one JSON object, for UPDATE's json_populate_recordset. */
+function updateJson(row: PgCompanyRow, internal: CompanyInternals): string {
+  return `${JSON.stringify(row).slice(0, -1)},${JSON.stringify(internal).slice(1)}`;
 }
 
 function pick(internal: CompanyInternals): CompanyInternals {
