@@ -140,6 +140,7 @@ export async function importCompanies(
     let batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : recordsOf(all);
     if (batch.length === 0) return;
     if (!fresh) {
+      await copied();
       await client.query(`SELECT ${IMPORT_LOCK}`);
       nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
     }
@@ -224,15 +225,14 @@ export async function importCompanies(
         stored.set(key, { ...written.row, ...written.internal });
       }
     }
+    // The writes run on the server while the next batches are settled here (a weekly update's
+    // lines, by their fingerprints) or planned (a first load's); awaited before this
+    // connection's next read, COPY or commit, which would queue behind them anyway.
     await copied();
-    if (loaded && updates.size === 0 && events.length === 0) {
-      // Awaited before the next batch's COPY or read, or the transaction's end.
-      if (inserts.size > 0) copying = copyIn(client, COPY_INSERT, inserts.values());
-      copying?.catch(() => undefined);
-    } else {
-      await flush(client, inserts, updates, events, now);
-    }
+    copying = flush(client, inserts, updates, events, now);
+    copying.catch(() => undefined);
     if (setFingerprints.length > 0) {
+      await copied();
       await client.query(
         `UPDATE companies c SET ${fingerprintColumn} = v.hash FROM unnest($1::int[], $2::bigint[]) AS v(rowid, hash) WHERE c.rowid = v.rowid`,
         [setFingerprints.map((f) => f[0]), setFingerprints.map((f) => f[1])],
