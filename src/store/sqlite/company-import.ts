@@ -72,7 +72,17 @@ export async function importCompanies(
   // added rows since, and new rows go on after the highest (two imports at once failed on
   // `UNIQUE constraint failed: companies.rowid`).
   const lockedRows = () => {
-    nextRow = Math.max(nextRow, (highestRow.get() as number) + 1);
+    const highest = highestRow.get() as number;
+    // A first load into an empty register looks no key up (loadedRows): should another import
+    // (the other source's first load, started at the same time) have written rows since this
+    // one's last commit, keys are looked up from here on, in the org nr index built now under
+    // this lock. Both loads otherwise wrote the companies they share twice, and each failed at
+    // its end building the unique index.
+    if (loadedRows && highest !== nextRow - 1) {
+      db.exec('CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)');
+      loadedRows = null;
+    }
+    nextRow = Math.max(nextRow, highest + 1);
   };
   // The register is read once, a batch at a time: through the page cache, not a memory map whose
   // touched pages would all count as the importer's memory.
