@@ -65,7 +65,7 @@ export function rowValues(row: PgCompanyRow): unknown[] {
 }
 
 /**
- * One line of COPY's text format (tab-separated, \\N for null, backslash escapes) over `columns`
+ * One line of COPY's text format (tab-separated, \N for null, backslash escapes) over `columns`
  * of a row and `extra` columns of a second object (an import's internals, not merged into the row),
  * compiled once: a property read by name per column, where a loop over the names read each
  * through a generic lookup. Joined, not concatenated: one flat string, where `+=` left a tree of
