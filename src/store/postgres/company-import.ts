@@ -5,7 +5,6 @@
 // of company_counts in the same transaction. Either one transaction for the whole import (all or
 // nothing) or one per batch, so that a running server's writes interleave.
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { Company } from '../../core/company.js';
 import { companyIdFromRow } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
@@ -31,12 +30,13 @@ import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
 import { RowidSet } from '../sqlite/rowid-set.js';
 import { RowidsByNumber } from '../sqlite/rowids-by-number.js';
 import { CountChanges } from './company-counts.js';
-import { ListedFingerprints } from '../listed-fingerprints.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 import { COMPANY_INDEXES, createIndexesInTx } from './company-migrations.js';
 import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
-import { type CompanyRow, companyToPgRow, copyLineWriter, PG_COLUMNS, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
+import { type CompanyRow, companyToPgRow, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
 import type { PgDb } from './database.js';
+import { copyRow, flush, updateJson } from './import-writes.js';
+import { readListed } from './read-listed.js';
 
 /** Serialises imports (new rows take the next row numbers), per schema. */
 export const IMPORT_LOCK = 'pg_advisory_xact_lock(7311, hashtext(current_schema()))';
@@ -45,17 +45,6 @@ type StoredRow = CompanyRow & CompanyInternals;
 /** Records planned between two turns of the event loop while a COPY is on its way. */
 const YIELD_EVERY = 256;
 const SELECT = `SELECT ${readColumns(true)}, ${INTERNAL_COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
-const WRITTEN = [...PG_COLUMNS, ...INTERNAL_COLUMNS];
-const copyRow = copyLineWriter(PG_COLUMNS, INTERNAL_COLUMNS);
-// New rows reach the server as COPY text (no JSON to build here nor to parse there); changed
-// rows, fewer (a weekly update changes a few %), as one JSON array merged by one UPDATE (a
-// temporary table filled by COPY cost a TRUNCATE per batch, more than it saved).
-const COPY_INSERT = `COPY companies (${WRITTEN.join(', ')}) FROM STDIN`;
-const UPDATE = `UPDATE companies c SET (${WRITTEN.filter((c) => c !== 'rowid').join(', ')}) =
-  (${WRITTEN.filter((c) => c !== 'rowid').map((c) => `v.${c}`).join(', ')})
-  FROM json_populate_recordset(NULL::companies, $1::json) v WHERE c.rowid = v.rowid`;
-const INSERT_EVENTS = `INSERT INTO outbox (account_id, event, subject, created_at)
-  SELECT NULL, e.event::json, e.subject::json, $3 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(event, subject, n) ORDER BY e.n`;
 
 export async function importCompanies(
   db: PgDb,
@@ -356,67 +345,12 @@ export async function importCompanies(
   return result;
 }
 
-/** Every row that lists the source, by its line's fingerprint (ListedFingerprints), from one snapshot. */
-async function readListed(db: PgDb, column: string): Promise<ListedFingerprints> {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM companies WHERE ${column} IS NOT NULL`);
-    const listed = new ListedFingerprints(rows[0].n);
-    // One sorted scan, fetched a page at a time: the cheapest plan for all of it (a scan and a
-    // sort, 1 s for 1.4 million), where pages by key walked the org nr index and fetched every
-    // row from the heap at random (13 s). The cursor would otherwise be planned for its first rows.
-    await client.query('SET LOCAL cursor_tuple_fraction = 1');
-    await client.query(`DECLARE listed NO SCROLL CURSOR FOR SELECT org_nr, rowid, ${column} FROM companies WHERE ${column} IS NOT NULL ORDER BY org_nr`);
-    for (;;) {
-      const page = await client.query<[string, number, number]>({ text: 'FETCH 20000 FROM listed', rowMode: 'array' });
-      if (page.rows.length === 0) break;
-      for (const [orgNr, rowid, print] of page.rows) listed.add(orgNr, rowid, print);
-    }
-    await client.query('COMMIT');
-    return listed;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
-}
-
 /** The index each batch needs (lookups by org nr; also the uniqueness of the key). */
 const KEY_INDEX = COMPANY_INDEXES.find((i) => i.name === 'companies_org_nr')!;
 
 async function dropSecondaryIndexes(client: pg.ClientBase): Promise<void> {
   await client.query(`SELECT ${IMPORT_LOCK}`);
   for (const { name } of COMPANY_INDEXES) if (name !== KEY_INDEX.name) await client.query(`DROP INDEX IF EXISTS ${name}`);
-}
-
-async function flush(
-  client: pg.ClientBase,
-  inserts: Map<number, string>,
-  updates: Map<number, string>,
-  events: [string, string][],
-  now: string,
-): Promise<void> {
-  if (inserts.size > 0) await copyIn(client, COPY_INSERT, inserts.values());
-  if (updates.size > 0) await client.query(UPDATE, [`[${[...updates.values()].join(',')}]`]);
-  if (events.length > 0) await client.query(INSERT_EVENTS, [events.map((e) => e[0]), events.map((e) => e[1]), now]);
-}
-
-/** Lines in COPY's text format (copyLineWriter), one statement. */
-async function copyIn(client: pg.ClientBase, sql: string, lines: Iterable<string>): Promise<void> {
-  const text = Array.from(lines).join('');
-  const stream = client.query(copyFrom(sql));
-  await new Promise<void>((resolve, reject) => {
-    stream.on('finish', resolve);
-    stream.on('error', reject);
-    stream.end(text);
-  });
-}
-
-/** A changed row and its internals as one JSON object, for UPDATE's json_populate_recordset. */
-function updateJson(row: PgCompanyRow, internal: CompanyInternals): string {
-  return `${JSON.stringify(row).slice(0, -1)},${JSON.stringify(internal).slice(1)}`;
 }
 
 function pick(internal: CompanyInternals): CompanyInternals {
