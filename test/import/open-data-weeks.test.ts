@@ -111,13 +111,18 @@ for (const flavour of DATABASE_URL ? [sqlite, postgres] : [sqlite]) {
       const lines = text.split('\n');
       const at = lines.findIndex((l) => l.startsWith('"5566778899$ORGNR-IDORG"'));
       lines[at] = '"5566778899$ORGNR-IDORG";"1";"SE-LAND";"Exempel Sverige AB"\r';
-      const broken = join(mkdtempSync(join(tmpdir(), 'bolag-broken-')), 'broken.txt');
+      const brokenDir = mkdtempSync(join(tmpdir(), 'bolag-broken-'));
+      const broken = join(brokenDir, 'broken.txt');
       writeFileSync(broken, lines.join('\n'), 'latin1');
-      for (const week of [2, 3]) {
-        const errors: number[] = [];
-        const r = await importOpenData(store, broken, { source: 'bolagsverket', onError: (line) => errors.push(line) });
-        expect(errors, `week ${week}`).toEqual([at + 1, 11, 13].sort((a, b) => a - b));
-        expect(r.result, `week ${week}`).toMatchObject({ created: 0, updated: 0, unchanged: 10, vanished: 0 });
+      try {
+        for (const week of [2, 3]) {
+          const errors: number[] = [];
+          const r = await importOpenData(store, broken, { source: 'bolagsverket', onError: (line) => errors.push(line) });
+          expect(errors, `week ${week}`).toEqual([at + 1, 11, 13].sort((a, b) => a - b));
+          expect(r.result, `week ${week}`).toMatchObject({ created: 0, updated: 0, unchanged: 10, vanished: 0 });
+        }
+      } finally {
+        rmSync(brokenDir, { recursive: true, force: true });
       }
       expect(await store.companies.get('556677-8899')).toEqual(before);
     });
