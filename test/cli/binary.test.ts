@@ -1,6 +1,6 @@
 // The binary's own behaviour: help, version, the --serve alias, completion scripts.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -44,6 +44,7 @@ describe.runIf(BUILT)('the bolag binary', () => {
       expect(r.exitCode).toBe(0);
       const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
       expect(loaded.some((u) => u.includes('/dist/src/cli/main.js'))).toBe(true);
+      rmSync(dir, { recursive: true, force: true });
       const heavy = loaded.filter((u) => /\/src\/(server|store|seed|exports|webhooks)\/|\/local\/local-register|better-sqlite3|fastify|@inquirer|\/undici\/|\/conf\/|\/ora\/|http-client/.test(u));
       expect(heavy, `loaded by bolag ${args.join(' ')}`).toEqual([]);
     }

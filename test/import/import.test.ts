@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await store.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const write = (name: string, text: string) => {

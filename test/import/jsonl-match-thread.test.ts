@@ -3,10 +3,10 @@
 // (src/import/ours/match-thread.ts). Through the compiled thread: what it settles and what it
 // leaves to the import, line by line; and whole imports in both of its modes against the oracle
 // of the full comparison (the same records in another key order, which no line can match).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportFileOptions } from '../../src/import/import-file.js';
 import type { ImportRecord, SettledLines } from '../../src/store/import-types.js';
 import type { Store } from '../../src/store/store.js';
@@ -37,6 +37,7 @@ beforeAll(async () => {
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'bolag-match-thread-'));
 });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const write = (name: string, lines: string[]) => {
   const path = join(dir, name);

@@ -2,7 +2,7 @@
 // (src/import/ours/export-line.ts). The oracle: the same records in another key order, which no
 // line can match, go through the full comparison; both registers must end the same, with the
 // same counts and events.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,6 +89,7 @@ describe.each(STORES)('our JSONL on $name: lines equal to the stored record', ({
     if (skip) return;
     await fast.close();
     await full.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it.skipIf(skip)('matches only the exact export of the stored company, with or without latest_financials', async () => {

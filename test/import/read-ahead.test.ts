@@ -2,7 +2,7 @@
 // the reads' sizes, the same lines, numbers, texts, keys and fingerprints as a plain split of the
 // decoded file gives; and through the reading thread (compiled: open-data/read-ahead.ts) the same
 // batches as on the importing thread, with the file's errors told as they were before.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -133,6 +133,7 @@ describe('the reading thread', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bolag-read-ahead-'));
     writeFileSync(join(dir, 'scb.txt'), 'x\ty\n1\t2\n');
     await expect(batchesOf(join(dir, 'scb.txt'), 'scb')).rejects.toMatchObject({ name: 'ImportError', line: 1, message: expect.stringContaining("not the header of SCB's file") });
+    rmSync(dir, { recursive: true, force: true });
     // Threads that read to the end or failed end by themselves.
     await expect.poll(() => compiled.readingThreads(), { timeout: 5000 }).toBe(0);
     // Taken one batch of many, then left: the thread is ended, not left waiting for the next take.

@@ -3,7 +3,7 @@
 // cached structure on that connection and the first full-text write there failed at its commit
 // (SQLITE_CONSTRAINT_PRIMARYKEY): a seed followed by an import in one process. Through the
 // compiled index thread.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
@@ -39,5 +39,6 @@ it('imports a new company on the connection that seeded the register, and finds 
     expect(page.rows.map((c) => c.name)).toContain('Ödmjukt Nybolag AB');
   } finally {
     await store.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -194,7 +194,10 @@ describe.skipIf(!BUILT)('against a running service', { timeout: 30_000 }, () => 
     s = await startTestServer({ allowInsecureWebhooks: true, webhookRetryScheduleSeconds: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2] });
     env = cleanEnv({ BOLAG_BASE_URL: s.url, BOLAG_API_KEY: s.apiKey, BOLAG_HOME: mkdtempSync(join(tmpdir(), 'bolag-home-')) });
   });
-  afterAll(async () => s?.close());
+  afterAll(async () => {
+    await s?.close();
+    if (env?.BOLAG_HOME) rmSync(env.BOLAG_HOME, { recursive: true, force: true });
+  });
 
   it('--register-url creates the webhook, receives verified deliveries with its secret, and deletes it on exit', async () => {
     const port = await freePort();
