@@ -5,8 +5,6 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateBolagsverket } from '../../bench/import-bulk/generate-bolagsverket.js';
-import { generateScb } from '../../bench/import-bulk/generate-scb.js';
 import { importOpenData } from '../../src/import/import-open-data.js';
 import { FIRST_LOAD_WRITES } from '../../src/import/open-data/plan-source-row.js';
 import { columnsOfFields } from '../../src/store/sqlite/company-row.js';
@@ -16,15 +14,13 @@ import { firstLoadIndexes } from '../../src/store/sqlite/first-load-indexes.js';
 import { COMPANY_INDEXES, FINGERPRINTS_INDEX } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { indexAnswers } from '../helpers/index-answers.js';
+import { generateWeeks, weekFiles } from '../helpers/generated-weeks.js';
 
 const BV_ROWS = 6_000;
 const SCB_ROWS = 3_600;
 const dir = mkdtempSync(join(tmpdir(), 'bolag-kept-indexes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const files = {
-  bolagsverket: [1, 2].map((w) => join(dir, `bolagsverket-week${w}.txt`)),
-  scb: [1, 2].map((w) => join(dir, `scb-week${w}.txt`)),
-};
+const files = weekFiles(dir);
 
 const indexName = (sql: string) => /INDEX IF NOT EXISTS (\w+)/.exec(sql)![1];
 
@@ -99,10 +95,7 @@ describe('which indexes a first load builds again', () => {
 
 describe('a first load onto companies the other source listed', () => {
   beforeAll(() => {
-    for (const w of [1, 2]) {
-      generateBolagsverket(files.bolagsverket[w - 1], BV_ROWS, w);
-      generateScb(files.scb[w - 1], SCB_ROWS, BV_ROWS, w);
-    }
+    generateWeeks(files, BV_ROWS, SCB_ROWS);
   });
 
   for (const [first, second] of [['bolagsverket', 'scb'], ['scb', 'bolagsverket']] as const) {

@@ -7,24 +7,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateBolagsverket } from '../../bench/import-bulk/generate-bolagsverket.js';
-import { generateScb } from '../../bench/import-bulk/generate-scb.js';
 import { importOpenData } from '../../src/import/import-open-data.js';
 import { canBuildBeside } from '../../src/store/sqlite/side-indexes.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { COUNTS_FROM_TABLE_SQL } from '../../src/store/sqlite/stats/count-keys.js';
 import { ensureBuilt, ROOT } from '../exports/built.js';
 import { digestOf, indexAnswers } from '../helpers/index-answers.js';
+import { generateWeeks, weekFiles } from '../helpers/generated-weeks.js';
 
 const BV_ROWS = 6_000;
 const SCB_ROWS = 3_600;
 const dir = mkdtempSync(join(tmpdir(), 'bolag-side-indexes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const files = {
-  bolagsverket: [1, 2].map((w) => join(dir, `bolagsverket-week${w}.txt`)),
-  scb: [1, 2].map((w) => join(dir, `scb-week${w}.txt`)),
-};
+const files = weekFiles(dir);
 
 /** What a register holds, as digests: rows (the import's time aside), statistics, answers of each index. */
 function digests(path: string): Record<string, string> {
@@ -51,10 +47,7 @@ function columns(db: ReturnType<typeof openSqliteStore>['db']): string {
 
 describe('a first load whose indexes a worker thread helps build', () => {
   beforeAll(async () => {
-    for (const w of [1, 2]) {
-      generateBolagsverket(files.bolagsverket[w - 1], BV_ROWS, w);
-      generateScb(files.scb[w - 1], SCB_ROWS, BV_ROWS, w);
-    }
+    generateWeeks(files, BV_ROWS, SCB_ROWS);
     await ensureBuilt();
   });
 

@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateBolagsverket } from '../../bench/import-bulk/generate-bolagsverket.js';
-import { generateScb } from '../../bench/import-bulk/generate-scb.js';
 import { importOpenData } from '../../src/import/import-open-data.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { generateWeeks, weekFiles } from '../helpers/generated-weeks.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'bolag-first-loads-at-once-'));
@@ -37,10 +36,9 @@ function register(path: string): { rows: unknown[]; fts: number } {
 
 describe('two first loads at once into an empty SQLite register', () => {
   it('leave one row per org nr, as one after the other does', { timeout: 120_000 }, async () => {
-    const bolagsverket = join(dir, 'bolagsverket.txt');
-    const scb = join(dir, 'scb.txt');
-    generateBolagsverket(bolagsverket, BV_ROWS, 1);
-    generateScb(scb, SCB_ROWS, BV_ROWS, 1);
+    const files = weekFiles(dir, 1);
+    generateWeeks(files, BV_ROWS, SCB_ROWS);
+    const [bolagsverket, scb] = [files.bolagsverket[0], files.scb[0]];
 
     const apart = join(dir, 'apart.db');
     const first = openSqliteStore(apart);
