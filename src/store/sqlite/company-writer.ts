@@ -4,6 +4,7 @@ import type { Company } from '../../core/company.js';
 import type { CompanyInternals } from '../import-types.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyRowValues, companyToRow, ftsValues, INTERNAL_COLUMNS } from './company-row.js';
 import type { Db } from './database.js';
+import { LiteralInsert } from './literal-insert.js';
 import { packRtree, readPoints } from './bulk/packed-rtree.js';
 import { canStream, countPoints, packRtreeStreamed } from './bulk/streamed-rtree.js';
 
@@ -43,7 +44,7 @@ export class CompanyWriter {
   constructor(private readonly db: Db) {
     const cols = COMPANY_COLUMNS.join(', ');
     const all = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
-    this.insertCompany = db.prepare(`INSERT INTO companies (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`);
+    this.insertCompany = new LiteralInsert(db, all);
     this.insertPositional = db.prepare(`INSERT INTO companies (${cols}) VALUES (${COMPANY_COLUMNS.map(() => '?').join(', ')})`);
     const sets = all.filter((c) => c !== 'rowid').map((c) => `${c} = ?`).join(', ');
     this.updateCompany = db.prepare(`UPDATE companies SET ${sets} WHERE rowid = ?`);
@@ -69,7 +70,7 @@ export class CompanyWriter {
     const row = companyToRow(company, rowid);
     const values = companyRowValues(row, this.values);
     for (let i = 0; i < INTERNAL_COLUMNS.length; i++) values[COMPANY_COLUMNS.length + i] = internal[INTERNAL_COLUMNS[i]];
-    this.insertCompany.run(...values);
+    this.insertCompany.run(values);
     this.writeIndexes(row, internal.description, indexes);
     return row;
   }
