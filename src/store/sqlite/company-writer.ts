@@ -1,5 +1,6 @@
 // Writes a company to the four places it lives in: the table, its SNI codes, the full-text
 // index and the spatial index. Shared by the bulk seeder and the importer.
+import type { Statement as DriverStatement } from 'better-sqlite3';
 import type { Company } from '../../core/company.js';
 import type { CompanyInternals } from '../import-types.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyRowValues, companyToRow, ftsValues, INTERNAL_COLUMNS } from './company-row.js';
@@ -8,7 +9,7 @@ import { LiteralInsert } from './literal-insert.js';
 import { packRtree, readPoints } from './bulk/packed-rtree.js';
 import { canStream, countPoints, packRtreeStreamed } from './bulk/streamed-rtree.js';
 
-type Statement = ReturnType<Db['prepare']>;
+type Statement = DriverStatement<unknown[]>;
 
 /** The three indexes beside the companies table, each maintained row by row or left to buildIndexesInBulk. */
 export interface SideIndexes {
@@ -24,7 +25,23 @@ export const SIDE_INDEX_COLUMNS: Readonly<Record<keyof SideIndexes, readonly str
   geo: ['lat', 'lng'],
 };
 
-const ALL_COLUMNS: readonly string[] = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
+const INTERNAL_COLUMN_SET: ReadonlySet<string> = new Set(INTERNAL_COLUMNS);
+
+/**
+ * The columns (all but rowid) whose new value differs from the stored row's, into `out`; how
+ * many. Compiled with the names written out (as companyRowValues): a loop over the names is a
+ * keyed load per column, 2.4 s of SCB's first load onto Bolagsverket's companies.
+ */
+const changedColumns = new Function(
+  'row',
+  'internal',
+  'before',
+  'out',
+  `let n = 0; ${[
+    ...COMPANY_COLUMNS.filter((c) => c !== 'rowid').map((c) => `if (row.${c} !== before.${c}) out[n++] = '${c}';`),
+    ...INTERNAL_COLUMNS.map((c) => `if (internal.${c} !== before.${c}) out[n++] = '${c}';`),
+  ].join(' ')} return n;`,
+) as (row: CompanyRow, internal: CompanyInternals, before: CompanyRow & CompanyInternals, out: string[]) => number;
 
 export class CompanyWriter {
   private readonly insertCompany;
@@ -40,6 +57,8 @@ export class CompanyWriter {
   /** One array for the values of each insert (companyRowValues fills the row's part). */
   private readonly values: unknown[] = new Array(COMPANY_COLUMNS.length + INTERNAL_COLUMNS.length);
   private readonly rowValues: unknown[] = new Array(COMPANY_COLUMNS.length);
+  /** The columns an update changes (changedColumns). */
+  private readonly changed: string[] = new Array(COMPANY_COLUMNS.length + INTERNAL_COLUMNS.length);
 
   constructor(private readonly db: Db) {
     const cols = COMPANY_COLUMNS.join(', ');
@@ -82,16 +101,18 @@ export class CompanyWriter {
    */
   replace(company: Company, rowid: number, internal: CompanyInternals, indexes: SideIndexes = ALL_SIDE_INDEXES, previous?: CompanyRow & CompanyInternals): CompanyRow {
     const row = companyToRow(company, rowid);
-    const next = { ...row, ...internal } as Record<string, unknown>;
-    const before = previous as unknown as Record<string, unknown> | undefined;
-    if (!before) {
-      this.updateCompany.run([...COMPANY_COLUMNS.filter((c) => c !== 'rowid').map((c) => row[c]), ...INTERNAL_COLUMNS.map((c) => internal[c]), rowid]);
+    let changed: string[] | null = null;
+    if (!previous) {
+      this.updateCompany.run(...COMPANY_COLUMNS.filter((c) => c !== 'rowid').map((c) => row[c]), ...INTERNAL_COLUMNS.map((c) => internal[c]), rowid);
     } else {
-      const changed = ALL_COLUMNS.filter((c) => c !== 'rowid' && next[c] !== before![c]);
-      if (changed.length === 0) return row;
-      this.updateOf(changed).run([...changed.map((c) => next[c]), rowid]);
+      const n = changedColumns(row, internal, previous, this.changed);
+      if (n === 0) return row;
+      changed = this.changed.slice(0, n);
+      const args = changed.map((c) => (INTERNAL_COLUMN_SET.has(c) ? internal[c as keyof CompanyInternals] : row[c as keyof CompanyRow]));
+      args.push(rowid);
+      this.updateOf(changed).run(...args);
     }
-    const differs = (cols: readonly string[]) => !before || cols.some((c) => next[c] !== before[c]);
+    const differs = (cols: readonly string[]) => changed === null || cols.some((c) => changed.includes(c));
     if (indexes.sni && differs(SIDE_INDEX_COLUMNS.sni)) {
       this.deleteSni.run(rowid);
       for (const code of row.sni_codes.split(',')) if (code) this.insertSni.run(code, rowid);
@@ -111,7 +132,7 @@ export class CompanyWriter {
     const key = columns.join(',');
     let stmt = this.updates.get(key);
     if (!stmt) {
-      stmt = this.db.prepare(`UPDATE companies SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE rowid = ?`);
+      stmt = this.db.prepare<unknown[]>(`UPDATE companies SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE rowid = ?`);
       if (this.updates.size < 1000) this.updates.set(key, stmt);
     }
     return stmt;
