@@ -66,8 +66,9 @@ describe('LiteralInsert', () => {
       const db = store.db;
       const literal = new LiteralInsert(db, COLUMNS);
       const bound = db.prepare(`INSERT INTO companies (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
-      // 150 sets of blanks: more than the statements kept (64), so the fallback binds some.
-      const shapes = [0, 0x1fffff, ...Array.from({ length: 148 }, (_, i) => (i * 2_654_435_761) & 0x1fffff)];
+      // 150 sets of blanks: more than the statements kept (64), so the fallback binds some; none
+      // of the first 64 without blanks, so that the fallback is made past the limit.
+      const shapes = [...Array.from({ length: 148 }, (_, i) => ((i + 1) * 2_654_435_761) & 0x1fffff), 0, 0x1fffff];
       shapes.forEach((blanks, i) => {
         literal.run(row(2 * i + 1, i, blanks));
         bound.run(...row(2 * i + 2, i, blanks));

@@ -71,8 +71,10 @@ export class LiteralInsert {
   }
 
   private shapeOf(blanks: number): Shape {
-    const known = this.shapes.get(blanks) ?? (this.shapes.size >= MAX_SHAPES ? this.shapes.get(0) : undefined);
+    const known = this.shapes.get(blanks);
     if (known) return known;
+    // Past the statements kept, a row with other blanks is bound in full (no literal at all).
+    if (this.shapes.size >= MAX_SHAPES && blanks !== 0) return this.shapeOf(0);
     const literal = new Map<number, unknown>();
     this.blankAt.forEach((at, b) => {
       if (blanks & (1 << b)) literal.set(at, this.blankValue[b]);
@@ -84,7 +86,7 @@ export class LiteralInsert {
       bound,
       args: new Array(bound.length),
     };
-    this.shapes.set(this.shapes.size >= MAX_SHAPES ? 0 : blanks, shape);
+    this.shapes.set(blanks, shape);
     return shape;
   }
 }
