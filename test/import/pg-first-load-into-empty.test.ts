@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBolagsverketRow } from '../../src/import/bolagsverket/parse-row.js';
 import { importOpenData } from '../../src/import/import-open-data.js';
 import { REBUILD_COUNTS } from '../../src/store/postgres/company-counts.js';
@@ -15,8 +15,15 @@ import type { PgStore } from '../../src/store/postgres/pg-store.js';
 import { DATABASE_URL, openFreshPgStore, PG_SKIP_REASON } from '../helpers/pg.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'open-data');
-const dir = mkdtempSync(join(tmpdir(), 'bolag-pg-first-load-empty-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Made once a test runs: without DATABASE_URL every test is skipped, and so is afterAll (a folder
+// made at import was left behind by each run on a machine without PostgreSQL).
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bolag-pg-first-load-empty-'));
+});
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 /** The register's rows (the import's time aside) as one digest, the counts as stored and as rebuilt, one company's name. */
 async function register(store: PgStore): Promise<{ digest: string; rows: number; name: unknown; counts: unknown[]; rebuilt: unknown[] }> {
