@@ -92,6 +92,27 @@ if (!DATABASE_URL) {
       expect(indexes(plans[0])).toEqual(['companies_revenue']);
     });
 
+    // Company migration 5: a figure's order holds only the companies that have the figure.
+    for (const [p, index] of [
+      ['sort=profit&county=01', 'companies_profit'],
+      ['sort=-equity_ratio', 'companies_equity_ratio'],
+      ['sort=revenue_growth&status=all', 'companies_revenue_growth'],
+    ] as const) {
+      it(`${p}: the figure's own order, which holds only the companies with the figure`, async () => {
+        const plans = await rowReads(p);
+        expect(indexes(plans[0])).toEqual([index]);
+        for (const s of plans) expect(scansTable(s)).toBe(false);
+      });
+    }
+
+    it('the figures’ indexes leave out the companies without the figure', async () => {
+      const defs = await store.db.query<{ indexname: string; indexdef: string }>(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('companies_revenue', 'companies_profit', 'companies_equity_ratio', 'companies_revenue_growth')",
+      );
+      expect(defs.rows.map((r) => r.indexname).sort()).toEqual(['companies_equity_ratio', 'companies_profit', 'companies_revenue', 'companies_revenue_growth']);
+      for (const r of defs.rows) expect(r.indexdef).toMatch(/WHERE \(\w+ IS NOT NULL\)$/);
+    });
+
     it('sort=-revenue with a category and an employee class: that class’s revenue order', async () => {
       const plans = await rowReads('sort=-revenue&category=bygg&employees_class=10-19');
       expect(indexes(plans[0])).toEqual(['companies_employees_revenue']);
