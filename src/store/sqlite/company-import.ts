@@ -4,6 +4,7 @@
 // nothing) or one per batch, so that a running server's writes interleave. The statistics
 // (`company_counts`, stats/count-keys.ts) follow every row written: -1 for the values a row had,
 // +1 for those it gets, added to the table in the transaction that wrote the rows.
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Company } from '../../core/company.js';
 import { companyIdFromRow } from '../../core/company-id.js';
@@ -38,11 +39,14 @@ import { storedRecordReader } from './stored-records.js';
 import { buildCompanyIndexes } from './side-indexes.js';
 import { CountTally } from './stats/count-tally.js';
 import { boundWal } from './wal-bound.js';
+import { holdFileLock, isLockHeldElsewhere, lockPath } from './file-lock.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 
 type StoredRow = CompanyRow & CompanyInternals;
 /** The pause after each commit of an import batch by batch while a server runs (write-transaction.ts). */
 const IMPORT_YIELD_MS = 5;
+/** How often an import looks whether another process's first load is done. */
+const FIRST_LOAD_POLL_MS = 100;
 /** The page cache while importing: 16 MiB (negative: in KiB). */
 const IMPORT_CACHE_SIZE = -16384;
 const COLUMNS = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
@@ -95,7 +99,27 @@ export async function importCompanies(
   // Set before anything reads the table: the first-load check below reads all of it when no row
   // lists the source (SCB's first load onto a filled register), and through the 1 GB memory map
   // that scan alone took the importer to 855 MB.
-  const quiet = opts.firstLoadOf !== undefined && db.prepare('SELECT 1 FROM companies WHERE (sources & ?) != 0 LIMIT 1').get(opts.firstLoadOf) === undefined;
+  const listsNone = () => opts.firstLoadOf !== undefined && db.prepare('SELECT 1 FROM companies WHERE (sources & ?) != 0 LIMIT 1').get(opts.firstLoadOf) === undefined;
+  let quiet = listsNone();
+  // A first load builds its side indexes at its end from a snapshot of the rows, copied over the
+  // register's: what another import wrote after the snapshot was lost from them (two first loads
+  // at once: half the names missing from the full-text index). So a first load runs alone on
+  // the file: it holds this lock, and every other import waits while a first load holds it.
+  const firstLoadLock = db.memory || !db.name ? null : lockPath(resolve(db.name), 'first-load');
+  let releaseFirstLoad: (() => void) | null = null;
+  if (quiet && !atomic && firstLoadLock) {
+    releaseFirstLoad = await holdFileLock(firstLoadLock);
+    // Another import may have run meanwhile (this source's first load, say).
+    quiet = listsNone();
+    nextRow = (highestRow.get() as number) + 1;
+    if (!quiet) {
+      releaseFirstLoad();
+      releaseFirstLoad = null;
+    }
+  }
+  const firstLoadElsewhere = async () => {
+    while (firstLoadLock && !releaseFirstLoad && isLockHeldElsewhere(firstLoadLock)) await sleep(FIRST_LOAD_POLL_MS);
+  };
   // A source's first import writes most rows of the register: the secondary indexes are dropped
   // and built once at the end, far cheaper than maintaining them row by row.
   const firstLoad = quiet && !atomic;
@@ -231,6 +255,7 @@ export async function importCompanies(
   let serverRuns = serverRunning.get() === 1;
   let read = 0;
   if (atomic) {
+    await firstLoadElsewhere();
     db.exec('BEGIN IMMEDIATE');
     lockedRows();
     opts.onLocked?.();
@@ -264,6 +289,7 @@ export async function importCompanies(
       if (isSettledLines(all)) result.unchanged += all.length;
       const batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : recordsOf(all);
       if (batch.length > 0) {
+        if (!db.inTransaction) await firstLoadElsewhere();
         begin();
         applyBatch(batch);
         // The lock left free for a moment while a server runs on this file: it tries every few
@@ -322,6 +348,7 @@ export async function importCompanies(
     db.pragma(`cache_size = ${cacheSize}`);
     db.pragma('temp_store = MEMORY');
     db.pragma('wal_autocheckpoint = 1000');
+    releaseFirstLoad?.();
   }
   return result;
 }

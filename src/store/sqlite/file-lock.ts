@@ -13,20 +13,28 @@ export function lockPath(dbPath: string, name: string): string {
 
 /** Runs fn while holding the lock at `path`, waiting (polling) while another live process holds it. */
 export async function withFileLock<T>(path: string, fn: () => Promise<T>, opts: { pollMs?: number; onWait?: () => void } = {}): Promise<T> {
+  const release = await holdFileLock(path, opts);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+/** Takes the lock at `path` once no other live process holds it (polling); returns its release. */
+export async function holdFileLock(path: string, opts: { pollMs?: number; onWait?: () => void } = {}): Promise<() => void> {
   const pollMs = opts.pollMs ?? 100;
   for (let waited = false; !tryAcquire(path); waited = true) {
     if (!waited) opts.onWait?.();
     await sleep(pollMs);
   }
-  try {
-    return await fn();
-  } finally {
+  return () => {
     try {
       unlinkSync(path);
     } catch {
       // already gone: nothing to release
     }
-  }
+  };
 }
 
 /** Whether a live process other than this one holds the lock at `path`. */
