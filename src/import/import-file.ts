@@ -16,13 +16,15 @@ export interface ImportFileOptions {
   matchMode?: MatchMode;
   /** After each batch: the records read so far. */
   onProgress?: (records: number) => void;
+  /** Waiting for another process's first load of the register (ImportOptions.onWait). */
+  onWait?: () => void;
 }
 
 export async function importFile(store: Store, path: string, opts: ImportFileOptions = {}): Promise<ImportResult> {
   const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
   const dbPath = store.kind === 'sqlite' ? store.location.dbPath : undefined;
   if (dbPath === undefined || dbPath === ':memory:' || !canMatchAhead() || !isJsonl(path)) {
-    return store.companies.importRecords(readImportRecords(path), planRecord, { matchesStored: matchesExportLine, batchSize, onBatch: opts.onProgress });
+    return store.companies.importRecords(readImportRecords(path), planRecord, { matchesStored: matchesExportLine, batchSize, onBatch: opts.onProgress, onWait: opts.onWait });
   }
   const ahead = matchAhead(path, dbPath, { batchSize, mode: opts.matchMode });
   try {
@@ -31,6 +33,7 @@ export async function importFile(store: Store, path: string, opts: ImportFileOpt
       batchSize,
       onLocked: ahead.locked,
       onBatch: opts.onProgress,
+      onWait: opts.onWait,
     });
   } finally {
     await ahead.close();

@@ -19,6 +19,8 @@ export interface OpenDataImportOptions {
   onProgress?: (p: { lines: number; bytes: number; totalBytes: number }) => void;
   /** A first load's index builds after its last batch (ImportOptions.onIndexes). */
   onIndexes?: (done: number, total: number) => void;
+  /** Waiting for another process's first load of the register (ImportOptions.onWait). */
+  onWait?: () => void;
 }
 
 /**
@@ -58,6 +60,7 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
       },
       onBatch: () => opts.onProgress?.({ lines: stats.lines, bytes: text.bytesRead(), totalBytes: text.totalBytes }),
       onIndexes: opts.onIndexes,
+      onWait: opts.onWait,
     });
   } finally {
     // The reading thread stopped whatever happened (a store that failed before reading a line, too).

@@ -249,6 +249,11 @@ export interface ImportOptions {
    */
   onLocked?: () => void;
   /**
+   * Called once when the import has to wait for another process's first load of this register,
+   * which runs alone on the file (SQLite) until its indexes are built: minutes at full size.
+   */
+  onWait?: () => void;
+  /**
    * Companies listed by this source (a SOURCE_BITS bit) before that the file no longer holds:
    * after the last batch, each is planned with `plan` (e.g. marked as gone), never deleted.
    */

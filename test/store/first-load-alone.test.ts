@@ -65,17 +65,27 @@ describe('a first load runs alone on a SQLite register', () => {
       const base = (await store.companies.get('c_0000001'))!;
       const lock = holdLockElsewhere();
       let done = false;
-      const importing = store.companies.importRecords(newCompany(base, 559900300), planRecord, opts).then((r) => {
+      let toldWaiting = 0;
+      const importing = store.companies.importRecords(newCompany(base, 559900300), planRecord, { ...opts, onWait: () => toldWaiting++ }).then((r) => {
         done = true;
         return r;
       });
       await sleep(600);
       expect(done).toBe(false);
       expect(named(559900300)).toBe(0);
+      // Told once, not at every look at the lock.
+      expect(toldWaiting).toBe(1);
       await lock.release();
       expect((await importing).created).toBe(1);
       expect(named(559900300)).toBe(1);
+      expect(toldWaiting).toBe(1);
     });
   }
 
+  it('an import that finds no lock held is not told to wait', async () => {
+    const base = (await store.companies.get('c_0000001'))!;
+    let toldWaiting = 0;
+    await store.companies.importRecords(newCompany(base, 559900301), planRecord, { atomic: false, onWait: () => toldWaiting++ });
+    expect(toldWaiting).toBe(0);
+  });
 });

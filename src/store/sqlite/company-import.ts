@@ -106,9 +106,14 @@ export async function importCompanies(
   // at once: half the names missing from the full-text index). So a first load runs alone on
   // the file: it holds this lock, and every other import waits while a first load holds it.
   const firstLoadLock = db.memory || !db.name ? null : lockPath(resolve(db.name), 'first-load');
+  let waitTold = false;
+  const toldWaiting = () => {
+    if (!waitTold) opts.onWait?.();
+    waitTold = true;
+  };
   let releaseFirstLoad: (() => void) | null = null;
   if (quiet && !atomic && firstLoadLock) {
-    releaseFirstLoad = await holdFileLock(firstLoadLock);
+    releaseFirstLoad = await holdFileLock(firstLoadLock, { onWait: toldWaiting });
     // Another import may have run meanwhile (this source's first load, say).
     quiet = listsNone();
     nextRow = (highestRow.get() as number) + 1;
@@ -118,7 +123,10 @@ export async function importCompanies(
     }
   }
   const firstLoadElsewhere = async () => {
-    while (firstLoadLock && !releaseFirstLoad && isLockHeldElsewhere(firstLoadLock)) await sleep(FIRST_LOAD_POLL_MS);
+    while (firstLoadLock && !releaseFirstLoad && isLockHeldElsewhere(firstLoadLock)) {
+      toldWaiting();
+      await sleep(FIRST_LOAD_POLL_MS);
+    }
   };
   // A source's first import writes most rows of the register: the secondary indexes are dropped
   // and built once at the end, far cheaper than maintaining them row by row.
@@ -134,12 +142,17 @@ export async function importCompanies(
   const rebuilt = firstLoad ? firstLoadIndexes({ empty: loadedRows !== null, writes: opts.firstLoadWrites }) : null;
   const sideWritten: SideIndexes = rebuilt ? { sni: !rebuilt.side.sni, fts: !rebuilt.side.fts, geo: !rebuilt.side.geo } : ALL_SIDE_INDEXES;
   if (rebuilt) {
-    db.pragma('synchronous = OFF');
-    dropFirstLoadIndexes(db, rebuilt, loadedRows !== null);
-    // The org nr stays indexed: each batch still looks its keys up (a file may repeat one).
-    // Into an empty register every row is this load's, found by its number in loadedRows: that
-    // index too is built at the end (Bolagsverket's first load: 57 → 47 s at full size).
-    if (!loadedRows) db.exec('CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)');
+    try {
+      db.pragma('synchronous = OFF');
+      dropFirstLoadIndexes(db, rebuilt, loadedRows !== null);
+      // The org nr stays indexed: each batch still looks its keys up (a file may repeat one).
+      // Into an empty register every row is this load's, found by its number in loadedRows: that
+      // index too is built at the end (Bolagsverket's first load: 57 → 47 s at full size).
+      if (!loadedRows) db.exec('CREATE UNIQUE INDEX IF NOT EXISTS companies_org_nr ON companies (org_nr)');
+    } catch (e) {
+      releaseFirstLoad?.();
+      throw e;
+    }
   }
 
   /** Writes a planned company; returns the row as now stored (its internals apart). */
@@ -337,18 +350,22 @@ export async function importCompanies(
     if (db.inTransaction) db.exec('ROLLBACK');
     throw e;
   } finally {
-    if (rebuilt) {
-      await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined, side: rebuilt.side, onIndex: opts.onIndexes });
-      db.pragma('analysis_limit = 2000');
-      db.exec('ANALYZE');
-      db.pragma('synchronous = NORMAL');
-      db.pragma('wal_checkpoint(TRUNCATE)');
+    try {
+      if (rebuilt) {
+        await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined, side: rebuilt.side, onIndex: opts.onIndexes });
+        db.pragma('analysis_limit = 2000');
+        db.exec('ANALYZE');
+        db.pragma('synchronous = NORMAL');
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      }
+      db.pragma(`mmap_size = ${mmapSize}`);
+      db.pragma(`cache_size = ${cacheSize}`);
+      db.pragma('temp_store = MEMORY');
+      db.pragma('wal_autocheckpoint = 1000');
+    } finally {
+      // Freed even when the builds fail: the process (a server, say) may live on.
+      releaseFirstLoad?.();
     }
-    db.pragma(`mmap_size = ${mmapSize}`);
-    db.pragma(`cache_size = ${cacheSize}`);
-    db.pragma('temp_store = MEMORY');
-    db.pragma('wal_autocheckpoint = 1000');
-    releaseFirstLoad?.();
   }
   return result;
 }

@@ -9,6 +9,9 @@ import { importProgress } from './import-progress.js';
 import type { DbImportOptions } from './options.js';
 import { openDbStore } from './open.js';
 
+/** An import waits while another process's first load builds the register's indexes alone (SQLite). */
+export const FIRST_LOAD_WAIT = "Another import is loading this register for the first time; waiting until it has built the indexes…";
+
 export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   if (!existsSync(opts.file)) throw new UsageError(`No such file: ${opts.file}`, { flag: '<file>' });
   const { store } = await openDbStore(opts);
@@ -18,7 +21,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
     if (source === 'ours') {
       const progress = importProgress(io, 'Importing');
       try {
-        const r = await importFile(store, opts.file, { onProgress: (lines) => progress.update({ lines }) });
+        const r = await importFile(store, opts.file, { onProgress: (lines) => progress.update({ lines }), onWait: () => waiting(opts, progress) });
         progress.done();
         report(opts, r, {});
       } finally {
@@ -37,6 +40,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         onError: (line, message, text) => errors.add(line, message, text),
         onProgress: (p) => progress.update(p),
         onIndexes: (done, total) => progress.indexes(done, total),
+        onWait: () => waiting(opts, progress),
       });
       progress.done();
       const extra: Record<string, number> = { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, vanished: result.vanished ?? 0 };
@@ -60,6 +64,11 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
     }
     throw e;
   }
+}
+
+function waiting(opts: DbImportOptions, progress: { done(): void }): void {
+  progress.done();
+  opts.factory.notice(FIRST_LOAD_WAIT);
 }
 
 function report(opts: DbImportOptions, r: ImportResult, extra: Record<string, number>): void {

@@ -1,0 +1,59 @@
+// `bolag db import` while another process's first load holds a SQLite register: it says on
+// stderr that it waits and why (a first load at full size builds indexes for minutes, and a
+// silent import looks hung), then imports once that load is done.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import { afterAll, describe, expect, it } from 'vitest';
+import { seedRegister } from '../../src/app/seed-register.js';
+import { FIRST_LOAD_WAIT } from '../../src/cli/commands/db/import.js';
+import { withCheckDigit } from '../../src/core/orgnr.js';
+import { lockPath } from '../../src/store/sqlite/file-lock.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'bolag.js');
+const dir = mkdtempSync(join(tmpdir(), 'bolag-import-waits-'));
+let holder: ChildProcess | null = null;
+afterAll(() => {
+  holder?.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('bolag db import beside another process’s first load', () => {
+  it('tells on stderr that it waits, then imports once the lock is free', { timeout: 60_000 }, async () => {
+    const dbPath = join(dir, 'register.db');
+    const store = openSqliteStore(dbPath);
+    await seedRegister(store, { count: 30, seed: 'import-waits' });
+    const { id: _id, ...base } = (await store.companies.get('c_0000001'))!;
+    await store.close();
+    const file = join(dir, 'one.jsonl');
+    const orgNr = withCheckDigit('559900400');
+    writeFileSync(file, `${JSON.stringify({ ...base, org_nr: orgNr, name: 'Väntande Bolag AB' })}\n`);
+
+    holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    writeFileSync(lockPath(dbPath, 'first-load'), `${holder.pid}\n`);
+
+    const importing = execa(process.execPath, [BIN, '--db', dbPath, 'db', 'import', file], { reject: false });
+    let stderr = '';
+    importing.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    for (let i = 0; i < 200 && !stderr.includes(FIRST_LOAD_WAIT); i++) await sleep(50);
+    expect(stderr).toContain(FIRST_LOAD_WAIT);
+    await sleep(300);
+    expect(importing.exitCode).toBeNull(); // still waiting
+
+    const exited = new Promise((r) => holder!.once('exit', r));
+    holder.kill('SIGKILL');
+    await exited;
+    const r = await importing;
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 1, updated: 0 });
+    // Said once, on a line of its own.
+    expect(r.stderr.split(FIRST_LOAD_WAIT).length - 1).toBe(1);
+    expect(r.stderr).toContain(`${FIRST_LOAD_WAIT}\n`);
+  });
+});
