@@ -68,7 +68,7 @@ describe('which indexes a first load builds again', () => {
     expect(all.side).toEqual({ sni: true, fts: true, geo: true });
   });
 
-  it("SCB's onto a filled register: those over the places, categories, status and its fingerprints; not the names, ids, dates, figures or org nrs", () => {
+  it("SCB's onto a filled register: those over the places, categories, status and its fingerprints; not the names, dates, figures or org nrs", () => {
     const scb = firstLoadIndexes({ empty: false, writes: FIRST_LOAD_WRITES.scb });
     const dropped = [...COMPANY_INDEXES, FINGERPRINTS_INDEX].filter((sql) => scb.drops(sql)).map(indexName);
     expect(dropped.sort()).toEqual(
@@ -80,11 +80,11 @@ describe('which indexes a first load builds again', () => {
     expect(scb.side).toEqual({ sni: true, fts: false, geo: true });
   });
 
-  it("Bolagsverket's onto a filled register keeps the org nrs, ids and figures; unknown writes drop all but the org nrs", () => {
+  it("Bolagsverket's onto a filled register keeps the org nrs and figures; unknown writes drop all but the org nrs", () => {
     const bv = firstLoadIndexes({ empty: false, writes: FIRST_LOAD_WRITES.bolagsverket });
     const kept = [...COMPANY_INDEXES, FINGERPRINTS_INDEX].filter((sql) => !bv.drops(sql)).map(indexName);
     expect(kept).toContain('companies_org_nr');
-    expect(kept).toContain('companies_id');
+    expect(kept).toContain('companies_revenue');
     expect(kept).not.toContain('companies_registration_date');
     expect(bv.side).toEqual({ sni: false, fts: true, geo: true });
     const unknown = firstLoadIndexes({ empty: false });

@@ -1,6 +1,6 @@
 // PostgreSQL plans of issue 11's fixes, pinned on a register of 60,000 companies from the real
 // generator (EXPLAIN (FORMAT JSON) of each statement a search runs):
-//   - q as a number's prefix reads the org nr range's rowids from companies_org_rowid alone and
+//   - q as a number's prefix reads the org nr range's rowids from companies_org_nr alone and
 //     then only the page's rows (a nested loop), not every row of the range;
 //   - a name prefix's first tier walks the name index with no full-text test on each row, but a
 //     number as the last word keeps it (a number's prefix matches the org nr, not a name word);
@@ -40,14 +40,14 @@ if (!DATABASE_URL) {
     const indexes = indexesOf;
     const scansTable = scansCompanies;
 
-    it('q as a five-digit prefix of an org nr: rowids index-only from companies_org_rowid, then the page’s rows', async () => {
+    it('q as a five-digit prefix of an org nr: rowids index-only from companies_org_nr, then the page’s rows', async () => {
       const { rows } = await store.db.pool.query<{ org_nr: string }>('SELECT org_nr FROM companies ORDER BY rowid LIMIT 1 OFFSET 500');
       const plans = await explain({ q: rows[0].org_nr.slice(0, 5) });
       const byRowids = plans.filter((s) => /CROSS JOIN LATERAL/.test(s.sql));
       expect(byRowids.length).toBe(1);
       const [tier3] = byRowids;
-      expect(indexes(tier3)).toContain('companies_org_rowid');
-      expect(tier3.nodes.find((n) => n['Index Name'] === 'companies_org_rowid')!['Node Type']).toBe('Index Only Scan');
+      expect(indexes(tier3)).toContain('companies_org_nr');
+      expect(tier3.nodes.find((n) => n['Index Name'] === 'companies_org_nr')!['Node Type']).toBe('Index Only Scan');
       expect(types(tier3)).toContain('Nested Loop');
       expect(types(tier3)).not.toContain('Hash Join');
       // The rows are read one by one through the primary key, never as a bitmap over the range.

@@ -25,6 +25,9 @@ const MUNICIPALITY_COUNTY = `(municipality_code, status, name_sort, rowid, count
 const EMPLOYEES_REVENUE = `(employees_rank, status, revenue, rowid) ${PACKED} WHERE employees_rank >= ${NARROW_EMPLOYEES_RANK}`;
 const VERIFIED_NAME = `(status, name_sort, rowid) ${PACKED} WHERE verified = 1`;
 /** A figure's order: the companies that have the figure (migration 5). */
+// The unique key, and covering: q's org nr ranges read their rowids (search/text-sql.ts
+// nameRowids) and a weekly import its fingerprints (read-listed.ts) from the index alone (migration 6).
+const ORG_NR_KEY = '(org_nr) INCLUDE (rowid, bolagsverket_hash, scb_hash)';
 const FIGURE_ORDER = (column: string) => `(${column}, rowid) WHERE ${column} IS NOT NULL`;
 
 export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
@@ -158,6 +161,24 @@ export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: 
       CREATE INDEX companies_revenue_growth ON companies (revenue_growth, rowid) WHERE revenue_growth IS NOT NULL;
     `,
   },
+  {
+    // Every write of a company that is not HOT (an import's changed row: its fingerprint changes)
+    // puts an entry in each index. Three led with the org nr (the unique key, org nr ranges'
+    // rowids for q, a weekly import's fingerprints); one index holds all three now, unique on
+    // the org nr and carrying the rowid and both fingerprints. companies_id went: a company is
+    // read by the rowid its id names (company-repository.ts), and the id, made from the rowid,
+    // is unique with it; nothing read that index. Also in COMPANY_INDEXES, so that a bulk load builds it.
+    version: 6,
+    name: 'one org nr index for the key, q\'s ranges and the fingerprints; companies_id dropped',
+    sql: `
+      DROP INDEX IF EXISTS companies_id;
+      DROP INDEX IF EXISTS companies_org_rowid;
+      DROP INDEX IF EXISTS companies_fingerprints;
+      ALTER INDEX IF EXISTS companies_org_nr RENAME TO companies_org_nr_narrow;
+      CREATE UNIQUE INDEX companies_org_nr ON companies (org_nr) INCLUDE (rowid, bolagsverket_hash, scb_hash);
+      DROP INDEX IF EXISTS companies_org_nr_narrow;
+    `,
+  },
 ];
 
 /**
@@ -173,12 +194,11 @@ export async function createIndexesInTx(client: pg.ClientBase, indexes: readonly
 
 /** The indexes of `companies`, by name: dropped before a bulk load and built after it. */
 export const COMPANY_INDEXES: readonly { name: string; sql: string }[] = [
-  ['companies_id', 'UNIQUE (id)'],
-  ['companies_org_nr', 'UNIQUE (org_nr)'],
+  // Also q's number as a prefix (an org nr range's rowids without reading its rows) and a weekly
+  // import's fingerprints, from the index alone (migration 6).
+  ['companies_org_nr', `UNIQUE ${ORG_NR_KEY}`],
   // q's four-digit word: the last four digits of an org nr (the first six are a range of org_nr).
   ['companies_org_tail', '(right(org_nr, 4))'],
-  // q's number as a prefix: an org nr range's rowids without reading its rows (migration 3).
-  ['companies_org_rowid', '(org_nr, rowid)'],
   // Name order (the default sort), alone and within each filter that commonly leads: a page of
   // a municipality in name order is a range of one index, not a sort of the municipality.
   ['companies_name', '(name_sort, rowid)'],
@@ -211,8 +231,6 @@ export const COMPANY_INDEXES: readonly { name: string; sql: string }[] = [
   ['companies_words', 'USING gin (words)'],
   ['companies_sni', 'USING gin (sni)'],
   ['companies_geo', 'USING gist (point(lng, lat))'],
-  // Covering: a weekly import settles its unchanged lines from this index (company-import.ts).
-  ['companies_fingerprints', '(org_nr) INCLUDE (bolagsverket_hash, scb_hash)'],
 ].map(([name, def]) => ({
   name,
   sql: def.startsWith('UNIQUE')
