@@ -42,6 +42,11 @@ import { readListed } from './read-listed.js';
 export const IMPORT_LOCK = 'pg_advisory_xact_lock(7311, hashtext(current_schema()))';
 
 type StoredRow = CompanyRow & CompanyInternals;
+/** A company as a batch wrote it: the row (for the counts and the next comparison) and the record. */
+interface Written {
+  row: StoredRow;
+  company: StoredCompany;
+}
 /** Records planned between two turns of the event loop while a COPY is on its way. */
 const YIELD_EVERY = 256;
 const SELECT = `SELECT ${readColumns(true)}, ${INTERNAL_COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
@@ -94,6 +99,26 @@ export async function importCompanies(
     // `fresh`, so from here on each batch reads the register as any other import does.
     if (top !== nextRow - 1) fresh = null;
   };
+  /**
+   * A weekly batch's writes, planned and not yet sent, with the rows they write by org nr: sent
+   * right after the next batch's read, so that the server writes them while that batch is planned
+   * here (each side waited for the other: the server idle in its transaction a quarter of a week's
+   * import). That read does not see them, so its batch takes those rows from `wrote`.
+   */
+  let due: { send: () => Promise<void>; wrote: Map<string, Written> } | null = null;
+  /** Sends the due writes now (before a read that must see them, or a commit). */
+  const sendDue = (): void => {
+    if (!due) return;
+    const { send } = due;
+    due = null;
+    // Behind writes still on their way: a batch's statements queue one after the other, and
+    // another batch's would land between them (its events before the earlier batch's).
+    const before = copying;
+    copying = before ? before.then(send) : send();
+    copying.catch(() => undefined);
+  };
+  /** Whether this transaction holds IMPORT_LOCK, and nextRow is read under it. */
+  let lockedInTx = false;
   const settleUnchanged = (rowid: number) => {
     seen.add(rowid);
     result.unchanged++;
@@ -128,24 +153,49 @@ export async function importCompanies(
     }
     let batch = listed ? listed.withoutUnchanged(all, settleUnchanged) : recordsOf(all);
     if (batch.length === 0) return;
-    if (!fresh) {
+    if (!fresh && !lockedInTx) {
+      // Once a transaction: the lock is held to its end, and no other import numbers rows meanwhile.
+      sendDue();
       await copied();
       await client.query(`SELECT ${IMPORT_LOCK}`);
       nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
+      lockedInTx = true;
     }
     const setFingerprints: [number, number][] = [];
-    if (opts.matchesStored) batch = await withoutMatching(client, batch, opts.matchesStored);
+    if (opts.matchesStored) {
+      // Compared with the register as the last batch left it.
+      sendDue();
+      await copied();
+      batch = await withoutMatching(client, batch, opts.matchesStored);
+    }
     const batchKeys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
     if (batch.length === 0) return;
 
     const loaded = fresh;
     const lookup = [...new Set(batchKeys.filter((k): k is string => k !== null && (!loaded || loaded.get(Number(k)) !== 0)))];
     const stored = new Map<string, StoredRow>();
+    /** The company as this import last wrote it, where the register does not show it yet. */
+    const planned = new Map<string, StoredCompany>();
     if (lookup.length > 0) {
-      await copied(); // a row this load wrote may still be on its way
+      // The writes before the last batch's are done: this read sees them.
+      await copied();
       // FOR UPDATE: a concurrent writer of the same companies waits for this batch.
-      const { rows } = await client.query<StoredRow>(`${SELECT} WHERE c.org_nr = ANY($1::text[]) FOR UPDATE`, [lookup]);
+      const reading = client.query<StoredRow>(`${SELECT} WHERE c.org_nr = ANY($1::text[]) FOR UPDATE`, [lookup]);
+      // Queued behind the read, written while this batch is planned.
+      const wrote = due?.wrote;
+      sendDue();
+      const { rows } = await reading;
       for (const row of rows) stored.set(row.org_nr, row);
+      if (wrote) {
+        for (const key of lookup) {
+          const last = wrote.get(key);
+          if (!last) continue;
+          stored.set(key, last.row);
+          planned.set(key, last.company);
+        }
+      }
+    } else {
+      sendDue();
     }
     // New rows as their COPY lines and changed ones as JSON, made as each is planned: a batch's
     // row objects, kept to its end, outlived the young generation's collections and were copied
@@ -181,8 +231,9 @@ export async function importCompanies(
       return { row, internal };
     };
 
-    const planned = new Map<string, StoredCompany>();
     const repeated = repeatedKeys(batchKeys);
+    // The rows this batch writes, for the next batch's read, which runs before these writes.
+    const wrote = new Map<string, Written>();
     for (let i = 0; i < batch.length; i++) {
       // The last batch's COPY reaches the server only as the event loop writes it to the socket:
       // planning a whole batch without a turn left the server waiting for its rows.
@@ -208,24 +259,34 @@ export async function importCompanies(
       }
       const written = write(next, row);
       seen.add(written.row.rowid);
-      if (key !== null && repeated.has(key)) {
-        planned.set(key, { ...next.company, internal: written.internal });
-        // A later record of the same key compares with (and counts off) what this one wrote.
-        stored.set(key, { ...written.row, ...written.internal });
+      if (key !== null && (repeated.has(key) || !fresh)) {
+        const last: Written = { row: { ...written.row, ...written.internal }, company: { ...next.company, internal: written.internal } };
+        if (!fresh) wrote.set(key, last);
+        if (repeated.has(key)) {
+          // A later record of the same key compares with (and counts off) what this one wrote.
+          planned.set(key, last.company);
+          stored.set(key, last.row);
+        }
       }
     }
-    // The writes run on the server while the next batches are settled here (a weekly update's
-    // lines, by their fingerprints) or planned (a first load's); awaited before this
-    // connection's next read, COPY or commit, which would queue behind them anyway.
-    await copied();
-    copying = flush(client, inserts, updates, events, now);
-    copying.catch(() => undefined);
-    if (setFingerprints.length > 0) {
+    const send = async (): Promise<void> => {
+      await flush(client, inserts, updates, events, now);
+      if (setFingerprints.length > 0) {
+        await client.query(
+          `UPDATE companies c SET ${fingerprintColumn} = v.hash FROM unnest($1::int[], $2::bigint[]) AS v(rowid, hash) WHERE c.rowid = v.rowid`,
+          [setFingerprints.map((f) => f[0]), setFingerprints.map((f) => f[1])],
+        );
+      }
+    };
+    // A first load into an empty register reads nothing before its next COPY: sent at once, to run
+    // while the next batch is planned. Else due, sent behind the next batch's read (or before
+    // this connection's next read that must see it, or the commit).
+    if (fresh || opts.matchesStored) {
       await copied();
-      await client.query(
-        `UPDATE companies c SET ${fingerprintColumn} = v.hash FROM unnest($1::int[], $2::bigint[]) AS v(rowid, hash) WHERE c.rowid = v.rowid`,
-        [setFingerprints.map((f) => f[0]), setFingerprints.map((f) => f[1])],
-      );
+      copying = send();
+      copying.catch(() => undefined);
+    } else {
+      due = { send, wrote };
     }
   };
 
@@ -266,6 +327,9 @@ export async function importCompanies(
     try {
       while (!done) {
         await inTx(async (client) => {
+          // A transaction that failed left nothing due: its writes are rolled back with it.
+          due = null;
+          lockedInTx = false;
           const began = performance.now();
           // The moves of company_counts, written once for the transaction's batches.
           const counts = new CountChanges();
@@ -280,7 +344,9 @@ export async function importCompanies(
             read += next.value.length;
             opts.onBatch?.(read);
           } while (performance.now() - began < IMPORT_COMMIT_MS);
+          sendDue();
           await copied();
+          lockedInTx = false;
           await counts.write(client);
         });
       }
