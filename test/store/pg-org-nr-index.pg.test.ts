@@ -9,7 +9,7 @@ import { openPgStore, type PgStore } from '../../src/store/postgres/pg-store.js'
 import { DATABASE_URL, dropSchema, freshSchemaUrl, PG_SKIP_REASON } from '../helpers/pg.js';
 
 const ORG_NR_DEF = /^CREATE UNIQUE INDEX companies_org_nr ON \S+\.companies USING btree \(org_nr\) INCLUDE \(rowid, bolagsverket_hash, scb_hash\)$/;
-const RETIRED = ['companies_id', 'companies_org_rowid', 'companies_fingerprints', 'companies_org_nr_narrow'];
+const RETIRED = ['companies_id', 'companies_org_rowid', 'companies_fingerprints', 'companies_org_nr_covering'];
 
 async function indexDefs(store: PgStore): Promise<Map<string, string>> {
   const { rows } = await store.db.query<{ indexname: string; indexdef: string }>(

@@ -167,16 +167,18 @@ export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: 
     // rowids for q, a weekly import's fingerprints); one index holds all three now, unique on
     // the org nr and carrying the rowid and both fingerprints. companies_id went: a company is
     // read by the rowid its id names (company-repository.ts), and the id, made from the rowid,
-    // is unique with it; nothing read that index. Also in COMPANY_INDEXES, so that a bulk load builds it.
+    // is unique with it; nothing read that index. Built first: the build holds off writes only,
+    // the drops lock the table (searches too) for the rest of the migration's transaction.
+    // Also in COMPANY_INDEXES, so that a bulk load builds it.
     version: 6,
     name: 'one org nr index for the key, q\'s ranges and the fingerprints; companies_id dropped',
     sql: `
+      CREATE UNIQUE INDEX companies_org_nr_covering ON companies (org_nr) INCLUDE (rowid, bolagsverket_hash, scb_hash);
       DROP INDEX IF EXISTS companies_id;
       DROP INDEX IF EXISTS companies_org_rowid;
       DROP INDEX IF EXISTS companies_fingerprints;
-      ALTER INDEX IF EXISTS companies_org_nr RENAME TO companies_org_nr_narrow;
-      CREATE UNIQUE INDEX companies_org_nr ON companies (org_nr) INCLUDE (rowid, bolagsverket_hash, scb_hash);
-      DROP INDEX IF EXISTS companies_org_nr_narrow;
+      DROP INDEX IF EXISTS companies_org_nr;
+      ALTER INDEX companies_org_nr_covering RENAME TO companies_org_nr;
     `,
   },
 ];
