@@ -24,10 +24,10 @@ const LEGAL_FORM_REVENUE = `(legal_form, status, revenue, rowid, has_financials,
 const MUNICIPALITY_COUNTY = `(municipality_code, status, name_sort, rowid, county_code) ${PACKED}`;
 const EMPLOYEES_REVENUE = `(employees_rank, status, revenue, rowid) ${PACKED} WHERE employees_rank >= ${NARROW_EMPLOYEES_RANK}`;
 const VERIFIED_NAME = `(status, name_sort, rowid) ${PACKED} WHERE verified = 1`;
-/** A figure's order: the companies that have the figure (migration 5). */
 // The unique key, and covering: q's org nr ranges read their rowids (search/text-sql.ts
 // nameRowids) and a weekly import its fingerprints (read-listed.ts) from the index alone (migration 6).
 const ORG_NR_KEY = '(org_nr) INCLUDE (rowid, bolagsverket_hash, scb_hash)';
+/** A figure's order: the companies that have the figure (migration 5). */
 const FIGURE_ORDER = (column: string) => `(${column}, rowid) WHERE ${column} IS NOT NULL`;
 
 export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [

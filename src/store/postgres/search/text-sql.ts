@@ -44,8 +44,8 @@ export interface TextSql {
   /**
    * A query of rowids (column `rowid`) holding every row of inName, read from indexes alone, or
    * null. For one number as a prefix (q=55661): the org nr range is thousands of companies in
-   * random rowid order; their rowids come from an index-only scan (companies_org_nr, which carries the rowid), sorted,
-   * and only the page's rows are then read, instead of every row in the range.
+   * random rowid order; their rowids come from an index-only scan (companies_org_nr carries the
+   * rowid), sorted, and only the page's rows are then read, instead of every row in the range.
    */
   nameRowids: Sql | null;
   matchIndexed: Sql;
