@@ -42,11 +42,6 @@ import { readListed } from './read-listed.js';
 export const IMPORT_LOCK = 'pg_advisory_xact_lock(7311, hashtext(current_schema()))';
 
 type StoredRow = CompanyRow & CompanyInternals;
-/** A company as a batch wrote it: the row (for the counts and the next comparison) and the record. */
-interface Written {
-  row: StoredRow;
-  company: StoredCompany;
-}
 /** Records planned between two turns of the event loop while a COPY is on its way. */
 const YIELD_EVERY = 256;
 const SELECT = `SELECT ${readColumns(true)}, ${INTERNAL_COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
@@ -100,12 +95,13 @@ export async function importCompanies(
     if (top !== nextRow - 1) fresh = null;
   };
   /**
-   * A weekly batch's writes, planned and not yet sent, with the rows they write by org nr: sent
-   * right after the next batch's read, so that the server writes them while that batch is planned
-   * here (each side waited for the other: the server idle in its transaction a quarter of a week's
-   * import). That read does not see them, so its batch takes those rows from `wrote`.
+   * A weekly batch's writes, planned and not yet sent, with the org nrs they write: sent right
+   * after the next batch's read, so that the server writes them while that batch is planned here
+   * (each side waited for the other: the server idle in its transaction a quarter of a week's
+   * import). A batch that reads one of those org nrs sends them first and reads once they are
+   * done (an org nr on two neighbouring batches: rare in a real file).
    */
-  let due: { send: () => Promise<void>; wrote: Map<string, Written> } | null = null;
+  let due: { send: () => Promise<void>; keys: Set<string> } | null = null;
   /** Sends the due writes now (before a read that must see them, or a commit). */
   const sendDue = (): void => {
     if (!due) return;
@@ -174,26 +170,17 @@ export async function importCompanies(
     const loaded = fresh;
     const lookup = [...new Set(batchKeys.filter((k): k is string => k !== null && (!loaded || loaded.get(Number(k)) !== 0)))];
     const stored = new Map<string, StoredRow>();
-    /** The company as this import last wrote it, where the register does not show it yet. */
-    const planned = new Map<string, StoredCompany>();
     if (lookup.length > 0) {
-      // The writes before the last batch's are done: this read sees them.
+      const writing = due?.keys;
+      if (writing && lookup.some((k) => writing.has(k))) sendDue();
+      // Every write this read must see is done (or, sent above, queued before it).
       await copied();
       // FOR UPDATE: a concurrent writer of the same companies waits for this batch.
       const reading = client.query<StoredRow>(`${SELECT} WHERE c.org_nr = ANY($1::text[]) FOR UPDATE`, [lookup]);
       // Queued behind the read, written while this batch is planned.
-      const wrote = due?.wrote;
       sendDue();
       const { rows } = await reading;
       for (const row of rows) stored.set(row.org_nr, row);
-      if (wrote) {
-        for (const key of lookup) {
-          const last = wrote.get(key);
-          if (!last) continue;
-          stored.set(key, last.row);
-          planned.set(key, last.company);
-        }
-      }
     } else {
       sendDue();
     }
@@ -231,9 +218,10 @@ export async function importCompanies(
       return { row, internal };
     };
 
+    const planned = new Map<string, StoredCompany>();
     const repeated = repeatedKeys(batchKeys);
-    // The rows this batch writes, for the next batch's read, which runs before these writes.
-    const wrote = new Map<string, Written>();
+    // The org nrs this batch writes: the next batch's read of one waits for these writes.
+    const keys = new Set<string>();
     for (let i = 0; i < batch.length; i++) {
       // The last batch's COPY reaches the server only as the event loop writes it to the socket:
       // planning a whole batch without a turn left the server waiting for its rows.
@@ -250,6 +238,7 @@ export async function importCompanies(
         if (row && fingerprintColumn && record.fingerprint !== undefined && row[fingerprintColumn] !== record.fingerprint) {
           setFingerprints.push([row.rowid, record.fingerprint]);
           listed?.set(key!, record.fingerprint);
+          keys.add(key!);
         }
         continue;
       }
@@ -259,14 +248,11 @@ export async function importCompanies(
       }
       const written = write(next, row);
       seen.add(written.row.rowid);
-      if (key !== null && (repeated.has(key) || !fresh)) {
-        const last: Written = { row: { ...written.row, ...written.internal }, company: { ...next.company, internal: written.internal } };
-        if (!fresh) wrote.set(key, last);
-        if (repeated.has(key)) {
-          // A later record of the same key compares with (and counts off) what this one wrote.
-          planned.set(key, last.company);
-          stored.set(key, last.row);
-        }
+      if (key !== null && !fresh) keys.add(key);
+      if (key !== null && repeated.has(key)) {
+        planned.set(key, { ...next.company, internal: written.internal });
+        // A later record of the same key compares with (and counts off) what this one wrote.
+        stored.set(key, { ...written.row, ...written.internal });
       }
     }
     const send = async (): Promise<void> => {
@@ -286,7 +272,7 @@ export async function importCompanies(
       copying = send();
       copying.catch(() => undefined);
     } else {
-      due = { send, wrote };
+      due = { send, keys };
     }
   };
 
