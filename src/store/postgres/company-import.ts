@@ -173,7 +173,8 @@ export async function importCompanies(
     if (lookup.length > 0) {
       const writing = due?.keys;
       if (writing && lookup.some((k) => writing.has(k))) sendDue();
-      // Every write this read must see is done: all but the due ones, and those too when it reads one of their org nrs.
+      // Every write this read must see is done: all but the due ones, and those too when it
+      // reads one of their org nrs.
       await copied();
       // FOR UPDATE: a concurrent writer of the same companies waits for this batch.
       const reading = client.query<StoredRow>(`${SELECT} WHERE c.org_nr = ANY($1::text[]) FOR UPDATE`, [lookup]);
