@@ -35,6 +35,7 @@ import { COMPANY_INDEXES, createIndexesInTx } from './company-migrations.js';
 import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
 import { type CompanyRow, companyToPgRow, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
 import type { PgDb } from './database.js';
+import { BatchWrites } from './batch-writes.js';
 import { copyRow, flush, updateJson } from './import-writes.js';
 import { readListed } from './read-listed.js';
 
@@ -78,13 +79,8 @@ export async function importCompanies(
   // other: a full-size first load's importer sat idle 27 of its 83 s of rows).
   let fresh = bulk && (await db.query<{ n: number }>('SELECT coalesce(max(rowid), 0) AS n FROM companies')).rows[0].n === 0 ? new RowidsByNumber() : null;
   let nextRow = 1;
-  /** The last batch's COPY, still running on the server (a first load into an empty register). */
-  let copying: Promise<void> | null = null;
-  const copied = async (): Promise<void> => {
-    const pending = copying;
-    copying = null;
-    if (pending) await pending;
-  };
+  /** The batches' writes on their way, and a weekly batch's held until the next batch's read. */
+  const writes = new BatchWrites();
   /** At the start of each transaction of a first load into an empty register: the lock, and the rows it numbers from. */
   const beginWindow = async (client: pg.ClientBase): Promise<void> => {
     if (!fresh) return;
@@ -93,25 +89,6 @@ export async function importCompanies(
     // Another import wrote rows between two of this one's transactions: their keys are not in
     // `fresh`, so from here on each batch reads the register as any other import does.
     if (top !== nextRow - 1) fresh = null;
-  };
-  /**
-   * A weekly batch's writes, planned and not yet sent, with the org nrs they write: sent right
-   * after the next batch's read, so that the server writes them while that batch is planned here
-   * (each side waited for the other: the server idle in its transaction a quarter of a week's
-   * import). A batch that reads one of those org nrs sends them first and reads once they are
-   * done (an org nr on two neighbouring batches: rare in a real file).
-   */
-  let due: { send: () => Promise<void>; keys: Set<string> } | null = null;
-  /** Sends the due writes now (before a read that must see them, or a commit). */
-  const sendDue = (): void => {
-    if (!due) return;
-    const { send } = due;
-    due = null;
-    // Behind writes still on their way: a batch's statements queue one after the other, and
-    // another batch's would land between them (its events before the earlier batch's).
-    const before = copying;
-    copying = before ? before.then(send) : send();
-    copying.catch(() => undefined);
   };
   /** Whether this transaction holds IMPORT_LOCK, and nextRow is read under it. */
   let lockedInTx = false;
@@ -151,8 +128,8 @@ export async function importCompanies(
     if (batch.length === 0) return;
     if (!fresh && !lockedInTx) {
       // Once a transaction: the lock is held to its end, and no other import numbers rows meanwhile.
-      sendDue();
-      await copied();
+      writes.sendHeld();
+      await writes.done();
       await client.query(`SELECT ${IMPORT_LOCK}`);
       nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
       lockedInTx = true;
@@ -160,8 +137,8 @@ export async function importCompanies(
     const setFingerprints: [number, number][] = [];
     if (opts.matchesStored) {
       // Compared with the register as the last batch left it.
-      sendDue();
-      await copied();
+      writes.sendHeld();
+      await writes.done();
       batch = await withoutMatching(client, batch, opts.matchesStored);
     }
     const batchKeys = batch.map((r) => normalizeOrgNr(String(r.data.org_nr ?? '')));
@@ -171,19 +148,18 @@ export async function importCompanies(
     const lookup = [...new Set(batchKeys.filter((k): k is string => k !== null && (!loaded || loaded.get(Number(k)) !== 0)))];
     const stored = new Map<string, StoredRow>();
     if (lookup.length > 0) {
-      const writing = due?.keys;
-      if (writing && lookup.some((k) => writing.has(k))) sendDue();
-      // Every write this read must see is done: all but the due ones, and those too when it
+      writes.sendIfWriting(lookup);
+      // Every write this read must see is done: all but the held ones, and those too when it
       // reads one of their org nrs.
-      await copied();
+      await writes.done();
       // FOR UPDATE: a concurrent writer of the same companies waits for this batch.
       const reading = client.query<StoredRow>(`${SELECT} WHERE c.org_nr = ANY($1::text[]) FOR UPDATE`, [lookup]);
       // Queued behind the read, written while this batch is planned.
-      sendDue();
+      writes.sendHeld();
       const { rows } = await reading;
       for (const row of rows) stored.set(row.org_nr, row);
     } else {
-      sendDue();
+      writes.sendHeld();
     }
     // New rows as their COPY lines and changed ones as JSON, made as each is planned: a batch's
     // row objects, kept to its end, outlived the young generation's collections and were copied
@@ -226,7 +202,7 @@ export async function importCompanies(
     for (let i = 0; i < batch.length; i++) {
       // The last batch's COPY reaches the server only as the event loop writes it to the socket:
       // planning a whole batch without a turn left the server waiting for its rows.
-      if (copying && i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+      if (writes.inFlight && i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
       const record = batch[i];
       const key = batchKeys[i];
       const row = key === null ? undefined : stored.get(key);
@@ -266,15 +242,10 @@ export async function importCompanies(
       }
     };
     // A first load into an empty register reads nothing before its next COPY: sent at once, to run
-    // while the next batch is planned. Else due, sent behind the next batch's read (or before
+    // while the next batch is planned. Else held, sent behind the next batch's read (or before
     // this connection's next read that must see it, or the commit).
-    if (fresh || opts.matchesStored) {
-      await copied();
-      copying = send();
-      copying.catch(() => undefined);
-    } else {
-      due = { send, keys };
-    }
+    if (fresh || opts.matchesStored) await writes.sendAfterDone(send);
+    else writes.hold(send, keys);
   };
 
   /** The rows this source listed before and the file did not: planned as gone, page by page. */
@@ -314,8 +285,8 @@ export async function importCompanies(
     try {
       while (!done) {
         await inTx(async (client) => {
-          // A transaction that failed left nothing due: its writes are rolled back with it.
-          due = null;
+          // A transaction that failed left nothing held: its writes are rolled back with it.
+          writes.drop();
           lockedInTx = false;
           const began = performance.now();
           // The moves of company_counts, written once for the transaction's batches.
@@ -331,8 +302,8 @@ export async function importCompanies(
             read += next.value.length;
             opts.onBatch?.(read);
           } while (performance.now() - began < IMPORT_COMMIT_MS);
-          sendDue();
-          await copied();
+          writes.sendHeld();
+          await writes.done();
           lockedInTx = false;
           await counts.write(client);
         });
