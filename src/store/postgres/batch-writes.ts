@@ -62,9 +62,20 @@ export class BatchWrites {
     if (writing && keys.some((k) => writing.has(k))) this.sendHeld();
   }
 
-  /** Forgets held writes (their transaction failed: they are rolled back with it). */
+  /** Forgets held writes (never sent: a new transaction, or the one they belonged to failed). */
   drop(): void {
     this.held = null;
+  }
+
+  /**
+   * Before a failed transaction is rolled back: held writes forgotten, those on their way waited
+   * for, their errors ignored (the failure that ends the transaction is the one to tell). A batch
+   * sends its statements one after the other, so a ROLLBACK queued now would land between two of
+   * them, and those after it would run on their own and stay.
+   */
+  async abandon(): Promise<void> {
+    this.drop();
+    await this.done().catch(() => undefined);
   }
 
   private start(send: SendWrites): void {

@@ -285,25 +285,29 @@ export async function importCompanies(
     try {
       while (!done) {
         await inTx(async (client) => {
-          // A transaction that failed left nothing held: its writes are rolled back with it.
-          writes.drop();
           lockedInTx = false;
           const began = performance.now();
           // The moves of company_counts, written once for the transaction's batches.
           const counts = new CountChanges();
-          await beginWindow(client);
-          do {
-            const next = await batches.next();
-            if (next.done) {
-              done = true;
-              break;
-            }
-            await applyBatch(client, next.value, counts);
-            read += next.value.length;
-            opts.onBatch?.(read);
-          } while (performance.now() - began < IMPORT_COMMIT_MS);
-          writes.sendHeld();
-          await writes.done();
+          try {
+            await beginWindow(client);
+            do {
+              const next = await batches.next();
+              if (next.done) {
+                done = true;
+                break;
+              }
+              await applyBatch(client, next.value, counts);
+              read += next.value.length;
+              opts.onBatch?.(read);
+            } while (performance.now() - began < IMPORT_COMMIT_MS);
+            writes.sendHeld();
+            await writes.done();
+          } catch (e) {
+            // Nothing of this transaction may run after its ROLLBACK.
+            await writes.abandon();
+            throw e;
+          }
           lockedInTx = false;
           await counts.write(client);
         });
