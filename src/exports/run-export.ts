@@ -63,7 +63,8 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
   if (!found) return 'missing';
   if (found.status === 'completed' || found.status === 'failed') return 'settled';
   const e: StoredExport = { ...found, status: 'running', row_count: 0, files: [], error: null };
-  await store.exports.update(exportId, { status: 'running', row_count: 0, files: [], error: null });
+  // Settled since the read (by a worker whose lease lapsed while it settled): left as it is.
+  if (!(await store.exports.start(exportId))) return 'settled';
 
   const files = store.exportFiles;
   let writer: PartWriter | null = null;

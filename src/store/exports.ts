@@ -32,6 +32,12 @@ export interface ExportRepository {
   /** Newest first; `afterId` continues after that export. */
   list(accountId: string, limit: number, afterId?: string): Promise<StoredExport[]>;
   update(id: string, patch: Partial<StoredExport>): Promise<void>;
+  /**
+   * Moves a queued or running export to running from scratch (no rows, no files, no error). False
+   * (and nothing written) when it is settled: a worker that took the job over from one whose
+   * lease lapsed while settling must not reopen what that one completed.
+   */
+  start(id: string): Promise<boolean>;
   /** Completed exports of any account whose links expired before `before` and whose files are still listed. */
   expired(before: string, limit: number): Promise<StoredExport[]>;
   /**

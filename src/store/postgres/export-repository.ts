@@ -66,6 +66,11 @@ export class PgExportRepository implements ExportRepository {
     return r.rows;
   }
 
+  async start(id: string): Promise<boolean> {
+    // Behind a settle that holds the row, the condition is checked again once it commits.
+    return (await updateWhere(this.db, id, { status: 'running', row_count: 0, files: [], error: null }, "AND status IN ('queued', 'running')")) === 1;
+  }
+
   async settle(id: string, patch: Partial<StoredExport>, event: BolagEvent): Promise<boolean> {
     return this.db.tx(async (client) => {
       const r = await client.query<{ account_id: string }>(

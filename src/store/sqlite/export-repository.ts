@@ -85,6 +85,13 @@ export class SqliteExportRepository implements ExportRepository {
     this.db.prepare(`UPDATE exports SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
   }
 
+  async start(id: string): Promise<boolean> {
+    const r = this.db
+      .prepare("UPDATE exports SET status = 'running', row_count = 0, files = '[]', error = NULL WHERE id = ? AND status IN ('queued', 'running')")
+      .run(id);
+    return r.changes === 1;
+  }
+
   async settle(id: string, patch: Partial<StoredExport>, event: BolagEvent): Promise<boolean> {
     const cols = toColumns(patch);
     delete cols.id;
