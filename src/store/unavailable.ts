@@ -7,10 +7,11 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EP
 
 /**
  * PostgreSQL SQLSTATEs of a server going away or not taking connections: admin_shutdown,
- * crash_shutdown, cannot_connect_now (starting up, in recovery), too_many_connections;
- * class 08 (connection exceptions) is matched as a class below.
+ * crash_shutdown, cannot_connect_now (starting up, in recovery), too_many_connections; and of a
+ * transaction that lost a race with another, where running it again is the remedy:
+ * serialization_failure, deadlock_detected. Class 08 (connection exceptions) is matched below.
  */
-const PG_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const PG_STATES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01']);
 
 /** What node-postgres says when a connection ends or cannot be had in time (it sets no code). */
 const PG_MESSAGES = [

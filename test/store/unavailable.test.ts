@@ -13,6 +13,8 @@ describe('isStoreUnavailable', () => {
     ['PostgreSQL starting up (57P03)', withCode('57P03')],
     ['too many connections (53300)', withCode('53300')],
     ['a class-08 connection exception', withCode('08006')],
+    ['a deadlock another transaction won (40P01): run again', withCode('40P01')],
+    ['a serialization failure (40001): run again', withCode('40001')],
     ['node-postgres: the connection ended under a query', new Error('Connection terminated unexpectedly')],
     ['node-postgres: the pool gave up waiting', new Error('timeout exceeded when trying to connect')],
     ['node-postgres: a client whose connection broke', new Error('Client has encountered a connection error and is not queryable')],

@@ -83,6 +83,11 @@ export class PgWebhookRepository implements WebhookRepository {
   async recordAttempts(items: readonly AttemptSettlement[], opts: { failingAfter: number }): Promise<void> {
     if (items.length === 0) return;
     await this.db.tx(async (client) => {
+      // The webhooks' rows locked first, in one order for every process: each replica's batch
+      // updated them in the order its attempts ended, and two batches over the same two
+      // webhooks in opposite orders deadlocked (one of them aborted, its settlements lost).
+      const hooks = [...new Set(items.flatMap((i) => (i.delivery ? [i.delivery.webhook_id] : [])))].sort();
+      if (hooks.length > 0) await client.query('SELECT 1 FROM webhooks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [hooks]);
       for (const { job, delivery, ok } of items) {
         if (!(await settleOne(client, job)) || !delivery) continue;
         await insertDelivery(client, delivery);
