@@ -75,4 +75,45 @@ describe('an import batch by batch, its commit windows', () => {
     other.close();
     expect(await commitsWhileReading(16)).toBeGreaterThanOrEqual(2);
   });
+
+  it('close while the batches after a change are settled by their fingerprints alone', async () => {
+    // Until 2026-11-27 a window a change opened stayed open through every batch after it that
+    // wrote nothing (a week's unchanged lines), to the next change or the end of the file.
+    const other = new Database(path);
+    other.prepare('INSERT INTO incarnations (id, host, pid, started_at) VALUES (?, ?, ?, ?)').run('inc_test', 'host', 1, new Date().toISOString());
+    other.exec('UPDATE companies SET sources = 1, bolagsverket_hash = rowid');
+    other.pragma('busy_timeout = 0');
+    const rows = other.prepare('SELECT rowid, org_nr FROM companies ORDER BY rowid').all() as { rowid: number; org_nr: string }[];
+    const first = rows[0];
+    // Unchanged lines: their fingerprints are the stored ones, so their data is never read.
+    const unchanged = (line: number): ImportRecord[] =>
+      rows.slice(1, 6).map((r) => ({ line, key: r.org_nr, fingerprint: r.rowid, get data(): Record<string, unknown> { throw new Error('read'); } }));
+    const seen: { name: unknown; writable: boolean }[] = [];
+    async function* batches(): AsyncGenerator<ImportRecord[]> {
+      yield [{ line: 1, key: first.org_nr, fingerprint: 999_999, data: { org_nr: first.org_nr, name: 'Omdöpt AB' } }];
+      const since = performance.now();
+      for (let i = 0; performance.now() - since < IMPORT_COMMIT_MS * 3; i++) {
+        await sleep(PAUSE_MS);
+        yield unchanged(i + 2);
+      }
+      // More than a window after the change, with only unchanged batches since: committed, and
+      // the write lock free for a server's writes.
+      let writable = true;
+      try {
+        other.exec('BEGIN IMMEDIATE');
+        other.exec('ROLLBACK');
+      } catch {
+        writable = false;
+      }
+      seen.push({ name: other.prepare('SELECT name FROM companies WHERE rowid = ?').pluck().get(first.rowid), writable });
+      yield unchanged(999);
+    }
+    try {
+      const result = await store.companies.importRecords(batches(), planRecord, { atomic: false, batchSize: 5, fingerprints: 'bolagsverket_hash' });
+      expect(result.updated).toBe(1);
+      expect(seen).toEqual([{ name: 'Omdöpt AB', writable: true }]);
+    } finally {
+      other.close();
+    }
+  });
 });

@@ -305,14 +305,16 @@ export async function importCompanies(
         if (!db.inTransaction) await firstLoadElsewhere();
         begin();
         applyBatch(batch);
-        // The lock left free for a moment while a server runs on this file: it tries every few
-        // milliseconds (write-transaction.ts), and would otherwise find the next transaction
-        // begun at once. An import alone goes on at once.
-        if (commitIfDue()) {
-          boundWal(db);
-          serverRuns = serverRunning.get() === 1;
-          if (serverRuns) await sleep(IMPORT_YIELD_MS);
-        }
+      }
+      // Also after a batch settled by its fingerprints alone: a window a change opened is not
+      // held through the unchanged lines after it (a server's writes waited to the next change).
+      // The lock left free for a moment while a server runs on this file: it tries every few
+      // milliseconds (write-transaction.ts), and would otherwise find the next transaction
+      // begun at once. An import alone goes on at once.
+      if (commitIfDue()) {
+        boundWal(db);
+        serverRuns = serverRunning.get() === 1;
+        if (serverRuns) await sleep(IMPORT_YIELD_MS);
       }
       read += all.length;
       opts.onBatch?.(read);
