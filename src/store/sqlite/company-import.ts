@@ -30,7 +30,8 @@ import {
 import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
 import { ALL_SIDE_INDEXES, CompanyWriter, type SideIndexes } from './company-writer.js';
 import { type Db, ensureFingerprintsIndex } from './database.js';
-import { dropFirstLoadIndexes, firstLoadIndexes } from './first-load-indexes.js';
+import { clearSideIndexesPending, dropFirstLoadIndexes, firstLoadIndexes, withPending } from './first-load-indexes.js';
+import { repairSideIndexes } from './side-index-repair.js';
 import { listedRowPages } from './listed-rows.js';
 import { readListed } from './read-listed.js';
 import { RowidSet } from './rowid-set.js';
@@ -139,7 +140,10 @@ export async function importCompanies(
   // Fewer, larger checkpoints: a page the import writes in many batches is copied back once.
   db.pragma('wal_autocheckpoint = 8192');
   // What a first load builds at its end (first-load-indexes.ts); every other index follows each write.
-  const rebuilt = firstLoad ? firstLoadIndexes({ empty: loadedRows !== null, writes: opts.firstLoadWrites }) : null;
+  const dropped = firstLoad ? firstLoadIndexes({ empty: loadedRows !== null, writes: opts.firstLoadWrites }) : null;
+  // With those an earlier load emptied and did not build again (side-index-repair.ts).
+  const rebuilt = dropped && { ...dropped, side: withPending(db, dropped.side) };
+  if (!firstLoad) await repairSideIndexes(db, firstLoadLock, toldWaiting);
   const sideWritten: SideIndexes = rebuilt ? { sni: !rebuilt.side.sni, fts: !rebuilt.side.fts, geo: !rebuilt.side.geo } : ALL_SIDE_INDEXES;
   if (rebuilt) {
     try {
@@ -355,6 +359,7 @@ export async function importCompanies(
     try {
       if (rebuilt) {
         await buildCompanyIndexes(db, { fingerprints: fingerprintColumn !== undefined, side: rebuilt.side, onIndex: opts.onIndexes });
+        clearSideIndexesPending(db);
         db.pragma('analysis_limit = 2000');
         db.exec('ANALYZE');
         db.pragma('synchronous = NORMAL');

@@ -86,6 +86,8 @@ export function ensureCompanyIndexes(db: Db): void {
   // While another process creates the register (first start, under the 'bootstrap' lock) it has
   // dropped these to build them after the load: building them now would race its load.
   if (!db.memory && isLockHeldElsewhere(lockPath(resolve(db.name), 'bootstrap'))) return;
+  // Nor while another process's first load runs, which builds what it dropped at its end.
+  if (!db.memory && isLockHeldElsewhere(lockPath(resolve(db.name), 'first-load'))) return;
   for (const name of RETIRED_COMPANY_INDEXES) db.exec(`DROP INDEX IF EXISTS ${name}`);
   for (const sql of COMPANY_INDEXES) db.exec(sql);
 }

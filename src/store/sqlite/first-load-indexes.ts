@@ -38,14 +38,45 @@ export function firstLoadIndexes(opts: { empty: boolean; writes?: readonly strin
 
 /** Drops what the first load builds at its end; onto a filled register, empties the side indexes it rebuilds. */
 export function dropFirstLoadIndexes(db: Db, indexes: FirstLoadIndexes, empty: boolean): void {
+  // Said first, and durably: should the load die before its builds, the next import builds them
+  // (repairSideIndexes). The B-trees need no such note: every open makes those missing.
+  markSideIndexesPending(db, indexes.side);
   dropCompanyIndexes(db, (sql) => !indexes.drops(sql));
-  if (empty) return;
-  if (indexes.side.geo) {
+  if (!empty) emptySideIndexes(db, indexes.side);
+}
+
+/** Empties these side indexes (built again in bulk from the rows). */
+export function emptySideIndexes(db: Db, side: SideIndexes): void {
+  if (side.geo) {
     // Dropped and created again (its own statement), in one transaction: a DELETE of an R-tree
     // removes entry by entry (3 s for 170,000).
     const geo = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'companies_geo'").pluck().get() as string;
     db.transaction(() => db.exec(`DROP TABLE companies_geo; ${geo}`))();
   }
-  if (indexes.side.sni) db.exec('DELETE FROM company_sni');
-  if (indexes.side.fts) db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('delete-all')");
+  if (side.sni) db.exec('DELETE FROM company_sni');
+  if (side.fts) db.exec("INSERT INTO companies_fts (companies_fts) VALUES ('delete-all')");
+}
+
+/** The settings row naming the side indexes a first load emptied and has not built again yet. */
+const PENDING = 'first_load_side_indexes';
+
+/** The side indexes a first load emptied and did not build again (it died, or its builds failed); null when none. */
+export function pendingSideIndexes(db: Db): SideIndexes | null {
+  const value = db.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(PENDING) as string | undefined;
+  return value === undefined ? null : (JSON.parse(value) as SideIndexes);
+}
+
+/** These side indexes as well as any already pending. */
+export function withPending(db: Db, side: SideIndexes): SideIndexes {
+  const pending = pendingSideIndexes(db);
+  return pending ? { sni: side.sni || pending.sni, fts: side.fts || pending.fts, geo: side.geo || pending.geo } : side;
+}
+
+function markSideIndexesPending(db: Db, side: SideIndexes): void {
+  db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(PENDING, JSON.stringify(withPending(db, side)));
+}
+
+/** Once the side indexes are built again. */
+export function clearSideIndexesPending(db: Db): void {
+  db.prepare('DELETE FROM settings WHERE name = ?').run(PENDING);
 }
