@@ -25,6 +25,8 @@ export interface SourceParser {
 
 export function parserFor(source: OpenDataSource, line: number, first: string): SourceParser {
   if (source === 'bolagsverket') {
+    // Else every line of it, the header too, would be counted unreadable (SCB's refuses Bolagsverket's at once, as here).
+    if (isScbHeader(first)) throw new ImportError(line, "this is SCB's file (its header names PeOrgNr): import it with --source scb");
     return { parse: parseBolagsverketRow, header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey, cheapPerson: isBolagsverketPerson };
   }
   if (!isScbHeader(first)) throw new ImportError(line, "the first line is not the header of SCB's file (no PeOrgNr column)");

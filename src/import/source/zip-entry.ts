@@ -1,5 +1,8 @@
-// The single text file inside a source's zip, as a stream inflated on the fly.
-import type { Readable } from 'node:stream';
+// The single text file inside a source's zip, as a stream inflated on the fly, its CRC-32 checked
+// as it is read (yauzl does not check it: a byte changed inside a stored entry went into the
+// register unnoticed).
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 
 export interface ZipEntryStream {
@@ -8,26 +11,57 @@ export interface ZipEntryStream {
   stream: Readable;
 }
 
-/** The first `.txt` entry (or the first file) of the archive. */
+/**
+ * The archive's one `.txt` entry, or its one file when none is named so. An archive with two
+ * candidates is refused rather than one of them read on a guess.
+ */
 export function openZipEntry(path: string): Promise<ZipEntryStream> {
   return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true }, (err, zip) => {
+    // Not closed on its own at the end of the directory: the entry is opened after it is read.
+    yauzl.open(path, { lazyEntries: true, autoClose: false }, (err, zip) => {
       if (err || !zip) return reject(err ?? new Error(`cannot open ${path}`));
-      let fallback: yauzl.Entry | null = null;
-      const use = (entry: yauzl.Entry) =>
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e ?? new Error(`cannot read ${entry.fileName}`));
-          resolve({ name: entry.fileName, uncompressedSize: entry.uncompressedSize, stream });
-        });
+      const fail = (e: Error) => {
+        zip.close();
+        reject(e);
+      };
+      const files: yauzl.Entry[] = [];
       zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName.endsWith('/')) return zip.readEntry();
-        if (/\.txt$/i.test(entry.fileName)) return use(entry);
-        fallback ??= entry;
+        if (!entry.fileName.endsWith('/')) files.push(entry);
         zip.readEntry();
       });
-      zip.on('end', () => (fallback ? use(fallback) : reject(new Error(`${path} holds no file`))));
-      zip.on('error', reject);
+      zip.on('end', () => {
+        const texts = files.filter((f) => /\.txt$/i.test(f.fileName));
+        const candidates = texts.length > 0 ? texts : files;
+        if (candidates.length === 0) return fail(new Error(`${path} holds no file`));
+        if (candidates.length > 1) {
+          return fail(new Error(`${path} holds ${candidates.length} files (${candidates.map((f) => f.fileName).join(', ')}); give the one to import, unpacked`));
+        }
+        const entry = candidates[0];
+        zip.openReadStream(entry, (e, raw) => {
+          if (e || !raw) return fail(e ?? new Error(`cannot read ${entry.fileName}`));
+          const stream = raw.pipe(checkedCrc(entry, path));
+          raw.on('error', (re) => stream.destroy(re));
+          stream.on('close', () => zip.close());
+          resolve({ name: entry.fileName, uncompressedSize: entry.uncompressedSize, stream });
+        });
+      });
+      zip.on('error', fail);
       zip.readEntry();
     });
+  });
+}
+
+/** Passes the entry's bytes on, and fails at their end if their CRC-32 is not the one the archive gives. */
+function checkedCrc(entry: yauzl.Entry, path: string): Transform {
+  let crc = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback) {
+      crc = crc32(chunk, crc);
+      done(null, chunk);
+    },
+    flush(done: TransformCallback) {
+      if (crc >>> 0 === entry.crc32 >>> 0) return done();
+      done(new Error(`${entry.fileName} in ${path} is damaged: its checksum does not match (CRC-32 ${(crc >>> 0).toString(16)}, the archive says ${(entry.crc32 >>> 0).toString(16)})`));
+    },
   });
 }

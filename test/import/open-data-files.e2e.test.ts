@@ -1,0 +1,113 @@
+// The files `bolag db import --source …` is given that are not a source's file as it should be:
+// each refused with one clear line and a non-zero exit (or, for a zip whose one file is not
+// named .txt, read), nothing imported on a guess. The built binary, as a user runs it. Found by
+// a review (2026-11-27): before, a zip without a .txt failed with "error: closed", a damaged zip
+// was imported (its CRC-32 never checked), the first of two text files was read silently, an
+// empty file imported nothing and succeeded, SCB's file given as Bolagsverket's counted every
+// line as unreadable, and a file without line breaks was scanned in quadratic time until the
+// reading thread ran out of memory and took the process down.
+import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import yazl from 'yazl';
+import { MAX_LINE_BYTES } from '../../src/import/open-data/classify-lines.js';
+import { bolag, BUILT, ROOT } from '../cli/helpers.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'open-data');
+const week1 = readFileSync(join(FIXTURES, 'bolagsverket-week1.txt'));
+const dir = mkdtempSync(join(tmpdir(), 'bolag-open-data-files-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let dbs = 0;
+/** An import into a register of its own. */
+const importInto = (source: string, file: string) => bolag(['--db', join(dir, `r${++dbs}.db`), 'db', 'import', '--source', source, file]);
+/** The companies of the register the last import wrote into. */
+const companiesOfLast = () => {
+  const db = new Database(join(dir, `r${dbs}.db`), { readonly: true });
+  try {
+    return db.prepare('SELECT count(*) FROM companies').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+};
+
+async function zipWith(entries: [string, Buffer][], name: string, opts: { compress?: boolean } = {}): Promise<string> {
+  const dest = join(dir, name);
+  const zip = new yazl.ZipFile();
+  for (const [entry, data] of entries) zip.addBuffer(data, entry, { compress: opts.compress ?? true });
+  zip.end();
+  await new Promise<void>((resolve, reject) => zip.outputStream.pipe(createWriteStream(dest)).on('close', resolve).on('error', reject));
+  return dest;
+}
+
+/** One line of stderr, the error's. */
+const errorLine = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('error:'));
+
+describe.skipIf(!BUILT)('files that are not a source file as it should be', { timeout: 60_000 }, () => {
+  it('reads a zip whose one file is not named .txt', async () => {
+    const zip = await zipWith([['bolagsverket_bulkfil.csv', week1]], 'csv.zip');
+    const r = await importInto('bolagsverket', zip);
+    expect(r.stderr).not.toContain('error:');
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).created).toBeGreaterThan(5);
+  });
+
+  it('refuses a zip that holds two text files, naming them', async () => {
+    const zip = await zipWith([['a.txt', week1], ['b.txt', week1]], 'two.zip');
+    const r = await importInto('bolagsverket', zip);
+    expect(r.exitCode).toBe(1);
+    expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/holds 2 files \(a\.txt, b\.txt\)/)]);
+  });
+
+  it('refuses a zip whose file is damaged (its CRC-32 does not match), importing nothing', async () => {
+    const zip = await zipWith([['bolagsverket_bulkfil.txt', week1]], 'stored.zip', { compress: false });
+    const bytes = readFileSync(zip);
+    // A letter of a company's name inside the stored entry, changed.
+    const at = bytes.indexOf(Buffer.from('Exempel'));
+    expect(at).toBeGreaterThan(0);
+    bytes[at] = 'X'.charCodeAt(0);
+    writeFileSync(zip, bytes);
+    const r = await importInto('bolagsverket', zip);
+    expect(r.exitCode).toBe(1);
+    expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/is damaged: its checksum does not match/)]);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    // Its one window of batches rolled back (the damage is known at the entry's end: a larger
+    // file imported batch by batch keeps the windows committed before, as on any failure).
+    expect(companiesOfLast()).toBe(0);
+  });
+
+  it('refuses an empty file, of either source', async () => {
+    const empty = join(dir, 'empty.txt');
+    writeFileSync(empty, '');
+    for (const source of ['bolagsverket', 'scb']) {
+      const r = await importInto(source, empty);
+      expect(r.exitCode).toBe(2);
+      expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/line 1: the file is empty/)]);
+    }
+  });
+
+  it("refuses SCB's file given as Bolagsverket's, as SCB's refuses Bolagsverket's", async () => {
+    const r = await importInto('bolagsverket', join(FIXTURES, 'scb-week1.txt'));
+    expect(r.exitCode).toBe(2);
+    expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/line 1: this is SCB's file .*--source scb/)]);
+    const back = await importInto('scb', join(FIXTURES, 'bolagsverket-week1.txt'));
+    expect(back.exitCode).toBe(2);
+  });
+
+  it('refuses a file with a line longer than any of a source, at its line, in bounded memory', async () => {
+    // The header and a company, then 64 MiB without a line break (as a binary file would be).
+    const path = join(dir, 'no-line-breaks.txt');
+    const lines = week1.toString('utf8').split('\n');
+    const fd = openSync(path, 'w');
+    writeSync(fd, `${lines[0]}\n${lines[1]}\n`);
+    const block = Buffer.alloc(1 << 20, 'x');
+    for (let i = 0; i < 64; i++) writeSync(fd, block);
+    closeSync(fd);
+    const r = await importInto('bolagsverket', path);
+    expect(r.exitCode).toBe(2);
+    expect(errorLine(r.stderr)).toEqual([expect.stringMatching(new RegExp(`line 3: is longer than ${MAX_LINE_BYTES >> 20} MiB`))]);
+    expect(r.stderr).not.toContain('FATAL');
+  });
+});
