@@ -82,6 +82,24 @@ describe('a first load runs alone on a SQLite register', () => {
     });
   }
 
+  for (const atomic of [false, true]) {
+    it(`an import of a source that waited for that source's first load elsewhere records its events (${atomic ? 'all or nothing' : 'batch by batch'})`, async () => {
+      // Until 2026-11-27 one all or nothing decided it was the source's first load before it
+      // waited, and ran as one once the other load was done: no events, no fingerprints.
+      const base = (await store.companies.get('c_0000001'))!;
+      const lock = holdLockElsewhere();
+      const importing = store.companies.importRecords([{ line: 1, data: { ...base, name: 'Omdöpt Efter Väntan AB' } }], planRecord, { atomic, firstLoadOf: 2 });
+      await sleep(300);
+      // The other process's first load of source 2 commits its rows and ends.
+      store.db.exec('UPDATE companies SET sources = sources | 2');
+      await lock.release();
+      const result = await importing;
+      expect(result.updated).toBe(1);
+      expect(result.events).toEqual({ 'company.updated': 1 });
+      expect(store.db.prepare("SELECT count(*) FROM outbox WHERE event LIKE '%company.updated%'").pluck().get()).toBe(1);
+    });
+  }
+
   it('an import that finds no lock held is not told to wait', async () => {
     const base = (await store.companies.get('c_0000001'))!;
     let toldWaiting = 0;

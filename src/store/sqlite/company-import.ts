@@ -129,6 +129,12 @@ export async function importCompanies(
       await sleep(FIRST_LOAD_POLL_MS);
     }
   };
+  if (quiet && atomic) {
+    // All or nothing, a load runs as any import (events, fingerprints, vanished rows) unless it
+    // lists none of the source's rows: decided once another process's first load of it is done.
+    await firstLoadElsewhere();
+    quiet = listsNone();
+  }
   // A source's first import writes most rows of the register: the secondary indexes are dropped
   // and built once at the end, far cheaper than maintaining them row by row.
   const firstLoad = quiet && !atomic;
