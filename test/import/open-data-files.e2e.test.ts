@@ -111,3 +111,17 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(r.stderr).not.toContain('FATAL');
   });
 });
+
+describe.skipIf(!BUILT)('--strict', { timeout: 60_000 }, () => {
+  it('stops at the first unreadable line in the file, whether its org nr can be read or not', async () => {
+    // Line 3 names its org nr but has too few fields (parsed when the import asks for it), line
+    // 4 names nothing (parsed as it is read): until 2026-11-27 --strict stopped at line 4.
+    const lines = week1.toString('utf8').split('\n');
+    const path = join(dir, 'strict.txt');
+    writeFileSync(path, [lines[0], lines[1], '"5566778899$ORGNR-IDORG";"1";"SE-LAND"', 'garbage line', lines[2]].join('\n'));
+    const r = await bolag(['--db', join(dir, `r${++dbs}.db`), 'db', 'import', '--source', 'bolagsverket', '--strict', path]);
+    expect(r.exitCode).toBe(2);
+    expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/^error: Import stopped at line 3: .*nothing was changed/)]);
+    expect(companiesOfLast()).toBe(0);
+  });
+});

@@ -142,6 +142,9 @@ class SourceLines implements KeyedLines {
       row = parser.parse(line, text);
     } catch (e) {
       if (!(e instanceof RowError)) throw e;
+      // A line with a key is parsed later, when the import asks for it: one before this line
+      // that cannot be read either is the first, where --strict stops.
+      if (opts.strict) this.strictStopBefore(i);
       stats.errors++;
       opts.onError(line, e.message, text);
       if (opts.strict) throw new ImportError(line, e.message);
@@ -158,6 +161,22 @@ class SourceLines implements KeyedLines {
     }
     stats.records++;
     return { line, data: { org_nr: row.orgNr, row }, fingerprint: this.prints[i] };
+  }
+
+  /** With --strict: stops at the first line with a key before line i that cannot be read, if any. */
+  private strictStopBefore(i: number): void {
+    for (let j = 0; j < i; j++) {
+      if (this.keys[j] !== this.keys[j] || this.made?.[j]) continue;
+      const text = this.text(j);
+      try {
+        this.parser.parse(this.lines[j], text);
+      } catch (e) {
+        if (!(e instanceof RowError)) throw e;
+        this.stats.errors++;
+        this.opts.onError(this.lines[j], e.message, text);
+        throw new ImportError(this.lines[j], e.message);
+      }
+    }
   }
 
   /** Drops the lines marked (rare: dirt without an org nr, a sole trader found by parsing). */
