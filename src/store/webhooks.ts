@@ -44,6 +44,11 @@ export interface WebhookRepository {
   /** Active and failing webhooks of an account (or of every account) subscribed to this type. */
   listSubscribed(eventType: string, accountId: string | null): Promise<StoredWebhook[]>;
   update(id: string, patch: Partial<StoredWebhook>): Promise<void>;
+  /**
+   * Disables a webhook that is still failing since `failingSince`; false (nothing written) when
+   * it is not: a success, a PATCH or a new run of failures moved it after it was read.
+   */
+  disableFailing(id: string, failingSince: string): Promise<boolean>;
   delete(accountId: string, id: string): Promise<boolean>;
   recordDelivery(d: StoredDelivery): Promise<void>;
   /** Newest first; `before` continues after the last delivery of the previous page. */

@@ -9,11 +9,14 @@ export function isPastFailingPeriod(w: StoredWebhook, now: Date, disableAfterSec
   return now.getTime() - Date.parse(w.failing_since) >= disableAfterSeconds * 1000;
 }
 
-/** The webhook with its status brought up to date, persisting a move to disabled. */
+/**
+ * The webhook with its status brought up to date, persisting a move to disabled: only while it is
+ * still failing as read (a success or a PATCH to active since then stands), else as it is now.
+ */
 export async function refreshHealth(store: Store, w: StoredWebhook, now: Date, disableAfterSeconds: number): Promise<StoredWebhook> {
   if (!isPastFailingPeriod(w, now, disableAfterSeconds)) return w;
-  await store.webhooks.update(w.id, { status: 'disabled' });
-  return { ...w, status: 'disabled' };
+  if (await store.webhooks.disableFailing(w.id, w.failing_since!)) return { ...w, status: 'disabled' };
+  return (await store.webhooks.getById(w.id)) ?? w;
 }
 
 /** The secrets a delivery is signed with now: the current one, and the previous while its overlap lasts. */

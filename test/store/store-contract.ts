@@ -6,6 +6,7 @@ import { seedRegister } from '../../src/app/seed-register.js';
 import type { Store } from '../../src/store/store.js';
 import type { StoredExport } from '../../src/store/exports.js';
 import type { StoredWebhook } from '../../src/store/webhooks.js';
+import { refreshHealth } from '../../src/webhooks/health.js';
 import { normalizeFilters } from '../../src/core/search-params.js';
 
 export function storeContract(name: string, open: () => Promise<Store>): void {
@@ -137,6 +138,44 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect((await s.webhooks.listDeliveries('whk_1', 10))[0]).toMatchObject({ status_code: 500, attempt: 1 });
       expect(await s.webhooks.delete('acct_b', 'whk_1')).toBe(false);
       expect(await s.webhooks.delete('acct_a', 'whk_1')).toBe(true);
+    }));
+
+    it('webhooks: a failing webhook is disabled only while it is still failing as read', withStore(async (s) => {
+      const since = '2026-01-01T00:00:00.000Z';
+      const w: StoredWebhook = {
+        id: 'whk_2', account_id: 'acct_a', url: 'https://example.com/h', events: ['company.updated'], filters: {},
+        status: 'failing', secret: 'whsec_x', previous_secret: null, previous_secret_expires_at: null, consecutive_failures: 9,
+        failing_since: since, created_at: since,
+      };
+      await s.webhooks.create(w);
+      // A success reset it after it was read failing: the stale read does not disable it.
+      await s.webhooks.recordOutcome('whk_2', true, { now: new Date().toISOString(), failingAfter: 7 });
+      expect(await s.webhooks.disableFailing('whk_2', since)).toBe(false);
+      expect((await s.webhooks.getById('whk_2'))?.status).toBe('active');
+      expect(await refreshHealth(s, w, new Date('2030-01-01T00:00:00Z'), 3 * 86400)).toMatchObject({ status: 'active', failing_since: null });
+      // Still failing as read: disabled.
+      await s.webhooks.update('whk_2', { status: 'failing', failing_since: since });
+      expect((await refreshHealth(s, w, new Date('2030-01-01T00:00:00Z'), 3 * 86400)).status).toBe('disabled');
+      expect((await s.webhooks.getById('whk_2'))?.status).toBe('disabled');
+      expect(await s.webhooks.disableFailing('whk_2', since)).toBe(false);
+    }));
+
+    it('exports: a run starts only from queued or running', withStore(async (s) => {
+      const e: StoredExport = {
+        id: 'exp_s', account_id: 'acct_a', status: 'queued', format: 'csv', filters: {}, fields: null,
+        estimated_rows: 10, row_count: null, files: [], created_at: new Date().toISOString(), completed_at: null, expires_at: null, error: null,
+      };
+      await s.exports.create(e);
+      expect(await s.exports.start('exp_s')).toBe(true);
+      expect(await s.exports.getById('exp_s')).toMatchObject({ status: 'running', row_count: 0, files: [], error: null });
+      await s.exports.update('exp_s', { row_count: 5, files: [{ name: 'part-1.csv', rows: 5, bytes: 9, sha256: 'x' }] });
+      expect(await s.exports.start('exp_s')).toBe(true); // a run taken over starts from scratch
+      expect(await s.exports.getById('exp_s')).toMatchObject({ status: 'running', row_count: 0, files: [] });
+      const files = [{ name: 'part-1.csv', rows: 5, bytes: 9, sha256: 'x' }];
+      expect(await s.exports.settle('exp_s', { status: 'completed', row_count: 5, files }, { id: 'evt_s', type: 'export.completed', created_at: e.created_at, data: {} })).toBe(true);
+      expect(await s.exports.start('exp_s')).toBe(false);
+      expect(await s.exports.getById('exp_s')).toMatchObject({ status: 'completed', row_count: 5, files });
+      expect(await s.exports.start('exp_none')).toBe(false);
     }));
 
     it('incarnations: leases carry the holder; reaping a gone holder hands them back at once', withStore(async (s) => {

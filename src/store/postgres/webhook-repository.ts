@@ -54,6 +54,11 @@ export class PgWebhookRepository implements WebhookRepository {
     await this.db.query(`UPDATE webhooks SET ${names.map((n, i) => `${n} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...values]);
   }
 
+  async disableFailing(id: string, failingSince: string): Promise<boolean> {
+    const r = await this.db.query("UPDATE webhooks SET status = 'disabled' WHERE id = $1 AND status = 'failing' AND failing_since = $2", [id, failingSince]);
+    return r.rowCount === 1;
+  }
+
   async delete(accountId: string, id: string): Promise<boolean> {
     return ((await this.db.query('DELETE FROM webhooks WHERE id = $1 AND account_id = $2', [id, accountId])).rowCount ?? 0) > 0;
   }

@@ -62,6 +62,10 @@ export class SqliteWebhookRepository implements WebhookRepository {
     this.sql(`UPDATE webhooks SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
   }
 
+  async disableFailing(id: string, failingSince: string): Promise<boolean> {
+    return this.sql("UPDATE webhooks SET status = 'disabled' WHERE id = ? AND status = 'failing' AND failing_since = ?").run(id, failingSince).changes === 1;
+  }
+
   async delete(accountId: string, id: string): Promise<boolean> {
     return this.sql('DELETE FROM webhooks WHERE id = ? AND account_id = ?').run(id, accountId).changes > 0;
   }
