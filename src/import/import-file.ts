@@ -1,7 +1,7 @@
 // `bolag db import FILE`: upserts by org_nr in one transaction with its events (the outbox).
 // Our JSONL into a SQLite register is read on a thread of its own, which settles the lines
 // equal to their stored records while the import compares and writes the rest (match-ahead.ts).
-import { IMPORT_BATCH_SIZE, type ImportResult } from '../store/import-types.js';
+import { IMPORT_BATCH_SIZE, type ImportResult, type ImportWait } from '../store/import-types.js';
 import type { Store } from '../store/store.js';
 import { matchesExportLine } from './ours/export-line.js';
 import { canMatchAhead, matchAhead } from './ours/match-ahead.js';
@@ -16,8 +16,8 @@ export interface ImportFileOptions {
   matchMode?: MatchMode;
   /** After each batch: the records read so far. */
   onProgress?: (records: number) => void;
-  /** Waiting for another process's first load of the register (ImportOptions.onWait). */
-  onWait?: () => void;
+  /** Waiting for another process's first load of the register, or its write lock (ImportOptions.onWait). */
+  onWait?: (why: ImportWait) => void;
 }
 
 export async function importFile(store: Store, path: string, opts: ImportFileOptions = {}): Promise<ImportResult> {

@@ -4,7 +4,7 @@
 import { FIRST_LOAD_WRITES, planSourceRow, planVanished } from './open-data/plan-source-row.js';
 import { readLinesAhead } from './open-data/read-ahead.js';
 import { type OpenDataSource, type ReadStats, readSourceRecords } from './open-data/read-source.js';
-import { IMPORT_BATCH_SIZE, type ImportResult, SOURCE_BITS } from '../store/import-types.js';
+import { IMPORT_BATCH_SIZE, type ImportResult, type ImportWait, SOURCE_BITS } from '../store/import-types.js';
 import type { Store } from '../store/store.js';
 
 export interface OpenDataImportOptions {
@@ -19,8 +19,8 @@ export interface OpenDataImportOptions {
   onProgress?: (p: { lines: number; bytes: number; totalBytes: number }) => void;
   /** A first load's index builds after its last batch (ImportOptions.onIndexes). */
   onIndexes?: (done: number, total: number) => void;
-  /** Waiting for another process's first load of the register (ImportOptions.onWait). */
-  onWait?: () => void;
+  /** Waiting for another process's first load of the register, or its write lock (ImportOptions.onWait). */
+  onWait?: (why: ImportWait) => void;
 }
 
 /**

@@ -98,6 +98,9 @@ export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord 
  */
 export const IMPORT_BATCH_SIZE = 2_000;
 
+/** What an import waits for (ImportOptions.onWait). */
+export type ImportWait = 'first-load' | 'write-lock';
+
 /**
  * Batch by batch (not atomic): the batches of this many milliseconds share a transaction. Fewer
  * commits (each a WAL flush, on SQLite the pages it changed written once), while a server writing
@@ -249,10 +252,12 @@ export interface ImportOptions {
    */
   onLocked?: () => void;
   /**
-   * Called once when the import has to wait for another process's first load of this register,
-   * which runs alone on the file (SQLite) until its indexes are built: minutes at full size.
+   * Called once for each thing the import has to wait for (SQLite): another process's first load
+   * of this register, which runs alone on the file until its indexes are built (minutes at full
+   * size), or the write lock another process holds past the busy timeout (a long all-or-nothing
+   * import).
    */
-  onWait?: () => void;
+  onWait?: (why: ImportWait) => void;
   /**
    * Companies listed by this source (a SOURCE_BITS bit) before that the file no longer holds:
    * after the last batch, each is planned with `plan` (e.g. marked as gone), never deleted.

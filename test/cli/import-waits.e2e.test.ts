@@ -6,15 +6,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createRequire } from 'node:module';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedRegister } from '../../src/app/seed-register.js';
-import { FIRST_LOAD_WAIT } from '../../src/cli/commands/db/import.js';
+import { FIRST_LOAD_WAIT, WRITE_LOCK_WAIT } from '../../src/cli/commands/db/import.js';
 import { withCheckDigit } from '../../src/core/orgnr.js';
 import { lockPath } from '../../src/store/sqlite/file-lock.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'bolag.js');
+const require = createRequire(import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'bolag-import-waits-'));
 let holder: ChildProcess | null = null;
 afterAll(() => {
@@ -22,7 +24,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('bolag db import beside another process’s first load', () => {
+describe('bolag db import beside another process’s first load or long write', () => {
   it('tells on stderr that it waits, then imports once the lock is free', { timeout: 60_000 }, async () => {
     const dbPath = join(dir, 'register.db');
     const store = openSqliteStore(dbPath);
@@ -55,5 +57,42 @@ describe('bolag db import beside another process’s first load', () => {
     // Said once, on a line of its own.
     expect(r.stderr.split(FIRST_LOAD_WAIT).length - 1).toBe(1);
     expect(r.stderr).toContain(`${FIRST_LOAD_WAIT}\n`);
+  });
+
+  it('waits for a write lock held past the busy timeout, says so once, then imports', { timeout: 60_000 }, async () => {
+    // Until 2026-11-27 it failed with "database is locked" after 5 s, beside a long
+    // all-or-nothing import of another process.
+    const dbPath = join(dir, 'locked.db');
+    const store = openSqliteStore(dbPath);
+    await seedRegister(store, { count: 30, seed: 'import-waits-lock' });
+    const { id: _id, ...base } = (await store.companies.get('c_0000001'))!;
+    await store.close();
+    const file = join(dir, 'two.jsonl');
+    writeFileSync(file, `${JSON.stringify({ ...base, org_nr: withCheckDigit('559900401'), name: 'Låst Väntan AB' })}\n`);
+
+    // Another process holds the write lock until told to let go.
+    const writer = spawn(
+      process.execPath,
+      ['-e', `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))}); const d = new D(${JSON.stringify(dbPath)}); d.exec('BEGIN IMMEDIATE'); console.log('locked'); process.stdin.once('data', () => { d.exec('COMMIT'); d.close(); process.exit(0); });`],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    holder = writer;
+    await new Promise<void>((r) => writer.stdout!.once('data', () => r()));
+    const importing = execa(process.execPath, [BIN, '--db', dbPath, 'db', 'import', file], { reject: false });
+    let stderr = '';
+    importing.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // The busy timeout (5 s) passes before it says so.
+    for (let i = 0; i < 400 && !stderr.includes(WRITE_LOCK_WAIT); i++) await sleep(50);
+    expect(stderr).toContain(WRITE_LOCK_WAIT);
+    expect(importing.exitCode).toBeNull();
+    const exited = new Promise((r) => writer.once('exit', r));
+    writer.stdin!.write('go\n');
+    await exited;
+    const r = await importing;
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ created: 1 });
+    expect(r.stderr.split(WRITE_LOCK_WAIT).length - 1).toBe(1);
   });
 });

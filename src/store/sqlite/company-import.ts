@@ -22,6 +22,7 @@ import {
   isSettledLines,
   repeatedKeys,
   type ImportResult,
+  type ImportWait,
   NO_INTERNALS,
   type PlannedWrite,
   recordsOf,
@@ -107,14 +108,30 @@ export async function importCompanies(
   // at once: half the names missing from the full-text index). So a first load runs alone on
   // the file: it holds this lock, and every other import waits while a first load holds it.
   const firstLoadLock = db.memory || !db.name ? null : lockPath(resolve(db.name), 'first-load');
-  let waitTold = false;
-  const toldWaiting = () => {
-    if (!waitTold) opts.onWait?.();
-    waitTold = true;
+  const told = new Set<ImportWait>();
+  const toldWaiting = (why: ImportWait = 'first-load') => {
+    if (!told.has(why)) opts.onWait?.(why);
+    told.add(why);
+  };
+  /**
+   * The write lock, however long another process holds it (a long all-or-nothing import, say):
+   * each try waits out the busy timeout, and the import says once that it waits. It failed with
+   * "database is locked" after 5 s.
+   */
+  const beginImmediate = () => {
+    for (;;) {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+        toldWaiting('write-lock');
+      }
+    }
   };
   let releaseFirstLoad: (() => void) | null = null;
   if (quiet && !atomic && firstLoadLock) {
-    releaseFirstLoad = await holdFileLock(firstLoadLock, { onWait: toldWaiting });
+    releaseFirstLoad = await holdFileLock(firstLoadLock, { onWait: () => toldWaiting() });
     // Another import may have run meanwhile (this source's first load, say).
     quiet = listsNone();
     nextRow = (highestRow.get() as number) + 1;
@@ -149,7 +166,7 @@ export async function importCompanies(
   const dropped = firstLoad ? firstLoadIndexes({ empty: loadedRows !== null, writes: opts.firstLoadWrites }) : null;
   // With those an earlier load emptied and did not build again (side-index-repair.ts).
   const rebuilt = dropped && { ...dropped, side: withPending(db, dropped.side) };
-  if (!firstLoad) await repairSideIndexes(db, firstLoadLock, toldWaiting);
+  if (!firstLoad) await repairSideIndexes(db, firstLoadLock, () => toldWaiting());
   const sideWritten: SideIndexes = rebuilt ? { sni: !rebuilt.side.sni, fts: !rebuilt.side.fts, geo: !rebuilt.side.geo } : ALL_SIDE_INDEXES;
   if (rebuilt) {
     try {
@@ -279,7 +296,7 @@ export async function importCompanies(
   let read = 0;
   if (atomic) {
     await firstLoadElsewhere();
-    db.exec('BEGIN IMMEDIATE');
+    beginImmediate();
     lockedRows();
     opts.onLocked?.();
   }
@@ -292,7 +309,7 @@ export async function importCompanies(
     // writing meanwhile makes it wait (busy_timeout) instead of failing the upgrade.
     const begin = () => {
       if (!atomic && !db.inTransaction) {
-        db.exec('BEGIN IMMEDIATE');
+        beginImmediate();
         lockedRows();
         // Read in the transaction: a server that registered while every line was unchanged (no
         // transaction open) gets short windows from this one on.

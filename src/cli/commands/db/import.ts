@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { importFile } from '../../../import/import-file.js';
 import { ImportError } from '../../../import/import-error.js';
 import { importOpenData } from '../../../import/import-open-data.js';
-import type { ImportResult } from '../../../store/import-types.js';
+import type { ImportResult, ImportWait } from '../../../store/import-types.js';
 import { UsageError } from '../../errors/index.js';
 import { ImportErrorLog } from './import-errors.js';
 import { importProgress } from './import-progress.js';
@@ -11,6 +11,7 @@ import { openDbStore } from './open.js';
 
 /** An import waits while another process's first load builds the register's indexes alone (SQLite). */
 export const FIRST_LOAD_WAIT = "Another import is loading this register for the first time; waiting until it has built the indexes…";
+export const WRITE_LOCK_WAIT = 'Another process is writing this register in one long transaction (an import, say); waiting for it to finish…';
 
 export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   if (!existsSync(opts.file)) throw new UsageError(`No such file: ${opts.file}`, { flag: '<file>' });
@@ -21,7 +22,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
     if (source === 'ours') {
       const progress = importProgress(io, 'Importing');
       try {
-        const r = await importFile(store, opts.file, { onProgress: (lines) => progress.update({ lines }), onWait: () => waiting(opts, progress) });
+        const r = await importFile(store, opts.file, { onProgress: (lines) => progress.update({ lines }), onWait: (why) => waiting(opts, progress, why) });
         progress.done();
         report(opts, r, {});
       } finally {
@@ -40,7 +41,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         onError: (line, message, text) => errors.add(line, message, text),
         onProgress: (p) => progress.update(p),
         onIndexes: (done, total) => progress.indexes(done, total),
-        onWait: () => waiting(opts, progress),
+        onWait: (why) => waiting(opts, progress, why),
       });
       progress.done();
       const extra: Record<string, number> = { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, vanished: result.vanished ?? 0 };
@@ -66,9 +67,9 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   }
 }
 
-function waiting(opts: DbImportOptions, progress: { done(): void }): void {
+function waiting(opts: DbImportOptions, progress: { done(): void }, why: ImportWait): void {
   progress.done();
-  opts.factory.notice(FIRST_LOAD_WAIT);
+  opts.factory.notice(why === 'first-load' ? FIRST_LOAD_WAIT : WRITE_LOCK_WAIT);
 }
 
 function report(opts: DbImportOptions, r: ImportResult, extra: Record<string, number>): void {
