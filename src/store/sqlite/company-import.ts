@@ -294,13 +294,13 @@ export async function importCompanies(
   const serverRunning = db.prepare('SELECT EXISTS (SELECT 1 FROM incarnations)').pluck();
   let serverRuns = serverRunning.get() === 1;
   let read = 0;
-  if (atomic) {
-    await firstLoadElsewhere();
-    beginImmediate();
-    lockedRows();
-    opts.onLocked?.();
-  }
   try {
+    if (atomic) {
+      await firstLoadElsewhere();
+      beginImmediate();
+      lockedRows();
+      opts.onLocked?.();
+    }
     // Batch by batch, the batches of up to IMPORT_COMMIT_MS share a transaction: a page that
     // several of them change is written to the WAL once, and the counts are added once; a server
     // writing meanwhile waits no longer than that for the lock (IMPORT_COMMIT_ALONE_MS when none runs).
