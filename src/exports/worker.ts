@@ -14,8 +14,14 @@ const LEASE_MS = 30_000;
 const IDLE_POLL_MS = 1000;
 /** How often the files of expired exports are deleted. */
 const SWEEP_MS = 10 * 60_000;
-/** A job whose export row is not there yet (created just after the job) is tried again this many times. */
-const MISSING_RETRIES = 5;
+/**
+ * A job whose export row is not there yet (created just after the job) is tried again this many
+ * times, 1 s after the first try and twice as long after each: for about 8.5 minutes in all. Five
+ * tries a second apart gave up on a row whose insert a slow database held up past 5 s, and that
+ * export stayed queued for good; a job whose insert failed (the request answered with an error)
+ * is let go once they are spent.
+ */
+const MISSING_RETRIES = 9;
 
 export interface ExportWorkerOptions {
   /** Awaited after each batch of rows (tests use it to catch a run in the middle). */
@@ -93,7 +99,7 @@ export function createExportWorker(ctx: ServerContext, given: ExportWorkerOption
     try {
       const outcome = await runExport(ctx, exportId, control);
       if (outcome === 'missing' && job.attempts < MISSING_RETRIES) {
-        await store.jobs.retry(job, new Date(Date.now() + 1000), 'export row not found yet');
+        await store.jobs.retry(job, new Date(Date.now() + 1000 * 2 ** job.attempts), 'export row not found yet');
         return;
       }
       await store.jobs.complete(job);
