@@ -50,10 +50,13 @@ export async function idempotent(
   perform: () => Promise<{ status: number; body: unknown }>,
 ): Promise<StoredResponse> {
   if (key === undefined) return { ...(await perform()), replayed: false };
-  let existing = await repo.reserveIdempotencyKey(accountId, key, hash, new Date());
+  let reservedAt = new Date();
+  let existing = await repo.reserveIdempotencyKey(accountId, key, hash, reservedAt);
   if (existing && existing.response === null && Date.now() - Date.parse(existing.created_at) > ABANDONED_MS) {
-    await repo.releaseIdempotencyKey(accountId, key);
-    existing = await repo.reserveIdempotencyKey(accountId, key, hash, new Date());
+    // That reservation only: another retry may have taken it over a moment ago.
+    await repo.releaseIdempotencyKey(accountId, key, existing.created_at);
+    reservedAt = new Date();
+    existing = await repo.reserveIdempotencyKey(accountId, key, hash, reservedAt);
   }
   if (existing) {
     if (existing.request_hash !== hash) {
@@ -71,7 +74,7 @@ export async function idempotent(
     await repo.completeIdempotencyKey(accountId, key, result.status, result.body);
     return { ...result, replayed: false };
   } catch (err) {
-    await repo.releaseIdempotencyKey(accountId, key).catch(() => undefined);
+    await repo.releaseIdempotencyKey(accountId, key, reservedAt.toISOString()).catch(() => undefined);
     throw err;
   }
 }

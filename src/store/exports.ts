@@ -52,5 +52,10 @@ export interface ExportRepository {
    */
   reserveIdempotencyKey(accountId: string, key: string, requestHash: string, now: Date): Promise<IdempotencyEntry | null>;
   completeIdempotencyKey(accountId: string, key: string, statusCode: number, response: unknown): Promise<void>;
-  releaseIdempotencyKey(accountId: string, key: string): Promise<void>;
+  /**
+   * Frees a reservation whose request has no response; with `reservedAt`, only the one made then
+   * (two retries taking over an abandoned reservation at once: the later must not free the one
+   * the earlier just made, or both would run).
+   */
+  releaseIdempotencyKey(accountId: string, key: string, reservedAt?: string): Promise<void>;
 }

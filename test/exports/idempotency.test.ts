@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { idempotent, requestHash } from '../../src/exports/idempotency.js';
+import type { ExportRepository } from '../../src/store/exports.js';
 import { api, startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;
@@ -107,5 +108,60 @@ describe('Idempotency-Key', () => {
     await expect(failing).rejects.toThrow('boom');
     const retried = await idempotent(repo, 'acct_inflight', 'k-fail', hash, async () => ({ status: 202, body: { ok: true } }));
     expect(retried).toEqual({ status: 202, body: { ok: true }, replayed: false });
+  });
+
+  it('runs once when two retries take over an abandoned reservation at the same moment', async () => {
+    // A reservation whose request died two minutes ago (past the 60 s after which it is given
+    // up), and two retries in the worst order: both find it abandoned; A frees it and reserves
+    // anew; then B frees. Until 2026-11-27 B's free removed A's fresh reservation too (any
+    // unanswered one), and both ran.
+    const repo = t.store().exports;
+    const hash = requestHash('POST /exports', { format: 'csv' });
+    expect(await repo.reserveIdempotencyKey('acct_abandoned', 'k-old', hash, new Date(Date.now() - 120_000))).toBeNull();
+    const signal = () => {
+      let open!: () => void;
+      const opened = new Promise<void>((r) => (open = r));
+      return { open, opened };
+    };
+    const bFoundIt = signal();
+    const aReserved = signal();
+    const aMayFinish = signal();
+    let runs = 0;
+    // A frees the abandoned reservation only once B has found it too.
+    const repoA: ExportRepository = Object.assign(Object.create(repo), {
+      releaseIdempotencyKey: async (...args: Parameters<ExportRepository['releaseIdempotencyKey']>) => {
+        await bFoundIt.opened;
+        return repo.releaseIdempotencyKey(...args);
+      },
+    });
+    // B found it abandoned (its first reservation try), and frees it only once A has reserved anew.
+    let bTries = 0;
+    const repoB: ExportRepository = Object.assign(Object.create(repo), {
+      reserveIdempotencyKey: async (...args: Parameters<ExportRepository['reserveIdempotencyKey']>) => {
+        const found = await repo.reserveIdempotencyKey(...args);
+        if (++bTries === 1) bFoundIt.open();
+        return found;
+      },
+      releaseIdempotencyKey: async (...args: Parameters<ExportRepository['releaseIdempotencyKey']>) => {
+        await aReserved.opened;
+        return repo.releaseIdempotencyKey(...args);
+      },
+    });
+    const a = idempotent(repoA, 'acct_abandoned', 'k-old', hash, async () => {
+      runs++;
+      aReserved.open();
+      await aMayFinish.opened;
+      return { status: 202, body: { data: { id: 'exp_a' } } };
+    });
+    const b = idempotent(repoB, 'acct_abandoned', 'k-old', hash, async () => {
+      runs++;
+      return { status: 202, body: { data: { id: 'exp_b' } } };
+    }).catch((e: unknown) => e);
+    const refused = await b;
+    aMayFinish.open();
+    expect((await a).body).toEqual({ data: { id: 'exp_a' } });
+    expect(runs).toBe(1);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe('idempotency_conflict');
   });
 });

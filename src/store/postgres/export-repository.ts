@@ -115,7 +115,11 @@ export class PgExportRepository implements ExportRepository {
     ]);
   }
 
-  async releaseIdempotencyKey(accountId: string, key: string): Promise<void> {
-    await this.db.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND response IS NULL', [accountId, key]);
+  async releaseIdempotencyKey(accountId: string, key: string, reservedAt?: string): Promise<void> {
+    await this.db.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND response IS NULL AND ($3::text IS NULL OR created_at = $3)', [
+      accountId,
+      key,
+      reservedAt ?? null,
+    ]);
   }
 }

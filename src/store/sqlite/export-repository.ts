@@ -133,7 +133,9 @@ export class SqliteExportRepository implements ExportRepository {
       .run(statusCode, JSON.stringify(response), accountId, key);
   }
 
-  async releaseIdempotencyKey(accountId: string, key: string): Promise<void> {
-    this.db.prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND response IS NULL').run(accountId, key);
+  async releaseIdempotencyKey(accountId: string, key: string, reservedAt?: string): Promise<void> {
+    this.db
+      .prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND response IS NULL AND (? IS NULL OR created_at = ?)')
+      .run(accountId, key, reservedAt ?? null, reservedAt ?? null);
   }
 }
