@@ -40,6 +40,24 @@ describe('limits', () => {
     }
   });
 
+  it('a list filter takes at most 100 distinct items, on searches and exports (each item is a condition of the query)', async () => {
+    // Found by a review (2026-11-27): 800 postal codes held a SQLite server up for 30 s, and 500
+    // SNI codes passed SQLite's expression depth (a 500); on PostgreSQL 1,000 SNI codes with a
+    // sort took 10 s a search.
+    const codes = (n: number, step: number) => Array.from({ length: n }, (_, i) => String(10000 + i * step)).join(',');
+    for (const [param, list] of [['postal_code', codes(101, 67)], ['sni', codes(600, 89)]] as const) {
+      const search = await call(s.url, s.apiKey, 'GET', `/companies?${param}=${list}`);
+      expect(search.status, param).toBe(400);
+      expect(search.body.error).toMatchObject({ code: 'invalid_parameter', param });
+      expect(search.body.error.message).toContain('at most 100 items');
+      const exp = await call(s.url, s.apiKey, 'POST', '/exports', { format: 'csv', filters: { [param]: list } });
+      expect(exp.status, param).toBe(400);
+    }
+    // A hundred, and duplicates beyond them, are taken.
+    expect((await call(s.url, s.apiKey, 'GET', `/companies?postal_code=${codes(100, 67)}`)).status).toBe(200);
+    expect((await call(s.url, s.apiKey, 'GET', `/companies?county=${Array(300).fill('01').join(',')}`)).status).toBe(200);
+  });
+
   it('an Idempotency-Key is kept for 24 hours, then free for another request', async () => {
     const { account } = await issueKey(s.store, { account: 'idempotency-window', plan: 'free', scopes: ['exports:create'] });
     const t0 = new Date('2030-01-01T00:00:00Z');
