@@ -107,6 +107,21 @@ describe('webhook endpoints', () => {
     expect((await call(s.url, 'bk_nope', 'GET', '/webhooks')).status).toBe(401);
   });
 
+  it('subscribes to export events only with a key that may read the exports (their deliveries carry download links)', async () => {
+    // Found by a security review (2026-11-27): a webhooks:manage key alone got every link.
+    const manager = await newKey(s.store, 'manager-account', 'pro', ['webhooks:manage']);
+    const exportsToo = await call(s.url, manager, 'POST', '/webhooks', body);
+    expect([exportsToo.status, exportsToo.body.error.code]).toEqual([403, 'insufficient_scope']);
+    expect(exportsToo.body.error.message).toContain('exports:read');
+    const companies = await call(s.url, manager, 'POST', '/webhooks', { ...body, events: ['company.updated'] });
+    expect(companies.status).toBe(201);
+    const widened = await call(s.url, manager, 'PATCH', `/webhooks/${companies.body.data.id}`, { events: ['company.updated', 'export.failed'] });
+    expect([widened.status, widened.body.error.code]).toEqual([403, 'insufficient_scope']);
+    expect((await call(s.url, manager, 'GET', `/webhooks/${companies.body.data.id}`)).body.data.events).toEqual(['company.updated']);
+    const reader = await newKey(s.store, 'manager-account', 'pro', ['webhooks:manage', 'exports:read']);
+    expect((await call(s.url, reader, 'POST', '/webhooks', body)).status).toBe(201);
+  });
+
   it("never shows another account's webhook", async () => {
     const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
     const list = await call(s.url, keyB, 'GET', '/webhooks');

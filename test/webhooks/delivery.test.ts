@@ -199,7 +199,7 @@ describe('delivery', () => {
 
   it("sends an export's events only to that account's webhooks", async () => {
     r = await startReceiver();
-    const keyB = await newKey(s.store, 'exporter-b');
+    const keyB = await newKey(s.store, 'exporter-b', 'pro', ['webhooks:manage', 'exports:read']);
     const accountA = (await s.store.accounts.findAccountByName('local'))!;
     await createHook(s, s.apiKey, `${r.url}/a`, ['export.completed', 'export.failed']);
     await createHook(s, keyB, `${r.url}/b`, ['export.completed', 'export.failed']);

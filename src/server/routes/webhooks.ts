@@ -15,7 +15,7 @@ import { presentDelivery, presentWebhook } from '../../webhooks/present.js';
 import { generateSecret } from '../../webhooks/signature.js';
 import { webhookSignals } from '../../webhooks/signals.js';
 import { assertWebhookUrl, type UrlPolicy } from '../../webhooks/url-policy.js';
-import { guard, principalOf, requirePlanWithWebhooks } from '../auth.js';
+import { guard, principalOf, requirePlanWithWebhooks, requireScope } from '../auth.js';
 import type { ServerContext } from '../../app/context.js';
 import { parseBody, parseQuery } from '../../core/validate.js';
 
@@ -49,6 +49,14 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     return refreshHealth(store, found, new Date(), disableAfter());
   }
 
+  /**
+   * Export events carry the account's download links: a key may subscribe to them only if it may
+   * read the exports (a webhooks:manage key alone got every link by webhook).
+   */
+  function mayReceive(request: FastifyRequest, events: readonly string[]): void {
+    if (events.some((e) => e.startsWith('export.'))) requireScope(principalOf(request), 'exports:read');
+  }
+
   function noBody(body: unknown): void {
     if (body !== undefined && body !== null) parseBody(NO_BODY, body);
   }
@@ -56,6 +64,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
   api.post('/webhooks', { preHandler }, async (request, reply) => {
     const { account } = principalOf(request);
     const input = parseBody(WebhookCreateSchema, request.body);
+    mayReceive(request, input.events);
     await assertWebhookUrl(input.url, policy());
     const webhook: StoredWebhook = {
       id: newId('whk'),
@@ -92,6 +101,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
   api.patch<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
     const webhook = await own(request);
     const input = parseBody(WebhookUpdateSchema, request.body);
+    if (input.events !== undefined) mayReceive(request, input.events);
     const patch: Partial<StoredWebhook> = {};
     if (input.url !== undefined) {
       await assertWebhookUrl(input.url, policy());
