@@ -7,6 +7,7 @@ import { fold } from './text.js';
 
 let countyIndex: Map<string, string> | undefined;
 let municipalityIndex: Map<string, string> | undefined;
+let municipalityByName: Map<string, string> | undefined;
 let categoryIndex: Map<string, string> | undefined;
 
 function countyAliases(name: string): string[] {
@@ -20,9 +21,21 @@ export function resolveCounty(input: string): string | null {
   return countyIndex.get(fold(input)) ?? null;
 }
 
+/**
+ * A municipality by its code or name, with or without " kommun" (and the genitive s before it:
+ * "Göteborgs kommun", but "Borås kommun" is Borås). The name as written wins over the name
+ * without diacritics: Håbo (0305) and Habo (0643) fold to one key.
+ */
 export function resolveMunicipality(input: string): string | null {
   municipalityIndex ??= new Map(MUNICIPALITIES.flatMap((m) => [[m.code, m.code], [fold(m.name), m.code]]));
-  return municipalityIndex.get(fold(input).replace(/s? kommun$/, '')) ?? municipalityIndex.get(fold(input)) ?? null;
+  municipalityByName ??= new Map(MUNICIPALITIES.map((m) => [m.name.toLowerCase(), m.code]));
+  const name = input.trim().toLowerCase().replace(/\s+/g, ' ');
+  const bare = name.replace(/ kommun$/, '');
+  for (const candidate of [name, bare, bare.replace(/s$/, '')]) {
+    const code = municipalityByName.get(candidate) ?? municipalityIndex.get(fold(candidate));
+    if (code) return code;
+  }
+  return null;
 }
 
 export function resolveCategory(input: string): string | null {
