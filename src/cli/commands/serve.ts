@@ -16,9 +16,17 @@ function publicUrl(value: string): string {
   }
 }
 
-const positiveInt = (flag: string) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`Invalid ${flag}: "${value}" is not a whole number.`, { flag });
+/**
+ * A whole number from `min` to `max`, as typed: '' is not 0 (it was, and `--export-part-rows ''`
+ * or 0 then wrote an empty part per row until the disk was full).
+ */
+const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) => (value: string) => {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`Invalid ${flag}: "${value}" is not a whole number.`, { flag });
+  if (n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`Invalid ${flag}: ${n}; it must be ${range}.`, { flag });
+  }
   return n;
 };
 
@@ -30,22 +38,22 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
         'PostgreSQL with --database-url (several processes may serve one PostgreSQL database) ' +
         '(created on first start, with a local account whose key is printed once and saved as the profile "local").',
     )
-    .addOption(new Option('--port <port>', 'Port to listen on').default(8080).argParser(positiveInt('--port')))
+    .addOption(new Option('--port <port>', 'Port to listen on').default(8080).argParser(wholeNumber('--port', 0, 65535)))
     .addOption(new Option('--host <host>', 'Address to listen on').default('127.0.0.1'))
-    .addOption(new Option('--seed-count <n>', 'Companies to generate when the register is empty').argParser(positiveInt('--seed-count')))
+    .addOption(new Option('--seed-count <n>', 'Companies to generate when the register is empty').argParser(wholeNumber('--seed-count', 0)))
     .addOption(
       new Option('--public-url <url>', 'Address clients reach the service at, for the links it hands out: the root (https://api.example.se) or a mount point behind a proxy (https://example.se/bolag); /api/public/v1 is added').argParser(publicUrl),
     )
     .addOption(new Option('--allow-insecure-webhooks', 'Allow http and internal webhook URLs (local development only)'))
     .addOption(new Option('--webhook-retry-schedule <seconds>', 'Comma-separated retry delays in seconds (default 60,300,1800,7200,21600,43200,86400)'))
-    .addOption(new Option('--webhook-disable-after <seconds>', 'Seconds a failing webhook has before it is disabled').argParser(positiveInt('--webhook-disable-after')))
-    .addOption(new Option('--export-part-rows <n>', 'Rows per export file part (default 100000)').argParser(positiveInt('--export-part-rows')))
+    .addOption(new Option('--webhook-disable-after <seconds>', 'Seconds a failing webhook has before it is disabled').argParser(wholeNumber('--webhook-disable-after', 0)))
+    .addOption(new Option('--export-part-rows <n>', 'Rows per export file part (default 100000)').argParser(wholeNumber('--export-part-rows', 1)))
     .addOption(
       new Option('--processes <n>', 'Server processes sharing the port and the database (1: this process alone)')
         .default(availableParallelism(), 'the number of cores')
-        .argParser(positiveInt('--processes')),
+        .argParser(wholeNumber('--processes', 1)),
     )
-    .addOption(new Option('--rate-limit <n>', 'Requests per API key per minute; 0 turns the limit off').argParser(positiveInt('--rate-limit')))
+    .addOption(new Option('--rate-limit <n>', 'Requests per API key per minute; 0 turns the limit off').argParser(wholeNumber('--rate-limit', 0)))
     .addHelpText(
       'after',
       helpNotes({
@@ -62,8 +70,9 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
       const target = await f.storeTarget();
       let schedule: number[] | undefined;
       if (typeof raw.webhookRetrySchedule === 'string') {
-        schedule = raw.webhookRetrySchedule.split(',').map((s) => Number(s.trim()));
-        if (schedule.length === 0 || schedule.some((n) => !Number.isFinite(n) || n < 0)) {
+        const parts = raw.webhookRetrySchedule.split(',').map((s) => s.trim());
+        schedule = parts.map((s) => (/^\d+(\.\d+)?$/.test(s) ? Number(s) : Number.NaN));
+        if (schedule.some((n) => !Number.isFinite(n))) {
           throw new UsageError('Invalid --webhook-retry-schedule: give seconds separated by commas, e.g. 60,300,1800.', { flag: '--webhook-retry-schedule' });
         }
       }

@@ -94,12 +94,18 @@ async function serveInWorker(opts: ServeOptions): Promise<void> {
  */
 function waitForStop(interrupt: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
+    let signals = 0;
     const done = () => {
-      process.off('SIGTERM', done);
+      // A second SIGTERM ends the process at once, however busy its shutdown is.
+      if (++signals > 1) process.exit(143);
       interrupt.removeEventListener('abort', done);
       resolve();
     };
-    process.once('SIGTERM', done);
+    // Left listening to the end: a library's exit hook (signal-exit, under conf, which a first
+    // start's saved profile brings in) re-raises SIGTERM when it finds itself the only listener
+    // left, and with this one gone (a `once`) that killed the process before it shut down
+    // (exit 143), as cluster.ts already knew.
+    process.on('SIGTERM', done);
     if (interrupt.aborted) done();
     else interrupt.addEventListener('abort', done, { once: true });
   });

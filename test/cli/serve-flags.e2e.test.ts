@@ -1,0 +1,89 @@
+// `bolag serve` flags and signals, through the real binary. Found by a CLI review (2026-11-27):
+// - --export-part-rows 0 (or '') was taken, and the first export then wrote parts without end
+//   until the disk was full (57,000 files, 4.2 GB in 40 s for 300 rows);
+// - --port 70000 ended with exit 1 and Node's internal message;
+// - on a first start (which saves the new key as the profile "local") a SIGTERM killed the
+//   process at once (exit 143) instead of the graceful close: the config library's exit hook
+//   re-raises the signal, and serve's own listener was a `once`, gone after one call.
+import { execa } from 'execa';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv } from '../cli/helpers.js';
+import { ensureBuilt } from '../exports/built.js';
+
+let dir: string;
+beforeAll(async () => {
+  await ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'bolag-review-serve-'));
+}, 180_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function env(name: string) {
+  return cleanEnv({ BOLAG_HOME: join(dir, name, 'home'), XDG_CONFIG_HOME: join(dir, name, 'config') });
+}
+
+/** Runs serve with a bad flag; if it starts anyway, stops it and reports that. */
+async function serveExit(name: string, flags: string[]): Promise<{ exitCode?: number; stderr: string }> {
+  const child = execa('node', [BIN, 'serve', '--processes', '1', '--seed-count', '100', '--db', join(dir, `${name}.db`), ...flags], {
+    reject: false,
+    extendEnv: false,
+    env: env(name),
+  });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    if (/listening on/.test(stderr)) child.kill('SIGKILL');
+  });
+  const r = await child;
+  return { exitCode: r.exitCode, stderr };
+}
+
+describe('bolag serve refuses values it cannot use (exit 2, one line)', () => {
+  it('--export-part-rows 0', async () => {
+    const r = await serveExit('parts0', ['--port', '0', '--export-part-rows', '0']);
+    expect(r.stderr).not.toMatch(/listening on/);
+    expect(r.exitCode).toBe(2);
+  }, 60_000);
+
+  it('--port 70000', async () => {
+    const r = await serveExit('port70000', ['--port', '70000']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: Invalid --port: 70000; it must be from 0 to 65535/)]);
+  }, 60_000);
+
+  it("'' where a number goes, and --processes 0", async () => {
+    for (const [name, flags] of [['empty-parts', ['--export-part-rows', '']], ['empty-port', ['--port', '']], ['processes0', ['--port', '0', '--processes', '0']], ['empty-schedule', ['--port', '0', '--webhook-retry-schedule', '']]] as const) {
+      const r = await serveExit(name, [...flags]);
+      expect(r.stderr, name).not.toMatch(/listening on/);
+      expect(r.exitCode, name).toBe(2);
+    }
+  }, 60_000);
+});
+
+describe('bolag serve --processes 1: SIGTERM on the first start', () => {
+  it('closes gracefully and exits 0, as on later starts', async () => {
+    const child = execa('node', [BIN, 'serve', '--processes', '1', '--port', '0', '--seed-count', '200', '--db', join(dir, 'first.db')], {
+      reject: false,
+      extendEnv: false,
+      env: env('first'),
+    });
+    let stderr = '';
+    let stdout = '';
+    await new Promise<void>((resolve, reject) => {
+      const check = () => {
+        // The key is printed after the profile "local" has been saved.
+        if (/listening on/.test(stderr) && /^bk_\S+\n/.test(stdout)) resolve();
+      };
+      child.stderr!.on('data', (c: Buffer) => ((stderr += c.toString()), check()));
+      child.stdout!.on('data', (c: Buffer) => ((stdout += c.toString()), check()));
+      child.on('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(r.signal ?? null).toBeNull();
+    expect(r.exitCode).toBe(0);
+    expect(stderr).toMatch(/shutting down/);
+  }, 120_000);
+});
