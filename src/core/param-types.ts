@@ -17,7 +17,9 @@ export function booleanParam(description: string) {
 export function numberParam(description: string, bounds: { min?: number; max?: number; exclusiveMin?: number } = {}) {
   const range = describeRange(bounds);
   return z
-    .union([z.number(), z.string().regex(DECIMAL)], { error: `must be a number${range}` })
+    // The message on the pattern too: a string that fails it is reported by that branch of the
+    // union, which showed the pattern itself to users ("must match pattern /^-?\d+…/").
+    .union([z.number(), z.string().regex(DECIMAL, { error: `must be a number${range}, written like 1500000 or 0.3` })], { error: `must be a number${range}` })
     .transform((v, ctx) => {
       const n = typeof v === 'number' ? v : Number(v);
       const ok =
@@ -37,7 +39,7 @@ export function numberParam(description: string, bounds: { min?: number; max?: n
 export function integerParam(description: string, min: number, max: number) {
   const message = `must be an integer from ${min} to ${max}`;
   return z
-    .union([z.number(), z.string().regex(/^-?\d+$/)], { error: message })
+    .union([z.number(), z.string().regex(/^-?\d+$/, { error: message })], { error: message })
     .transform((v, ctx) => {
       const n = typeof v === 'number' ? v : Number(v);
       if (!Number.isInteger(n) || n < min || n > max) {

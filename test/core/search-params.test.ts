@@ -68,6 +68,18 @@ describe('GET /companies parameter rules (spec §4.1, §8; contract §2.1, §2.5
     accepts({ equity_ratio_min: '0.3', revenue_growth_min: '-0.2' });
   });
 
+  it('a number that is not one is told in words a person can act on, not as a pattern', () => {
+    // Found by a CLI review (2026-11-27): "Invalid string: must match pattern /^-?\d+(\.\d+)?$/".
+    for (const [param, value] of [['revenue_min', '5e6'], ['revenue_min', '5 000 000'], ['equity_ratio_min', '0,3'], ['limit', 'ten']]) {
+      const r = SEARCH_QUERY_SCHEMA.safeParse({ [param]: value });
+      expect(r.success, `${param}=${value}`).toBe(false);
+      const e = apiErrorFromZod(r.error!);
+      expect(e.param).toBe(param);
+      expect(e.message, e.message).not.toMatch(/pattern|\^|\$\//);
+      expect(e.message).toMatch(/must be (a number|an integer)/);
+    }
+  });
+
   it('dates: real calendar dates, from not after to', () => {
     accepts({ registered_from: '2024-02-29', registered_to: '2024-02-29' });
     rejects({ registered_from: '2023-02-29' }, 'registered_from');
