@@ -187,6 +187,18 @@ export const NO_INTERNALS: CompanyInternals = Object.freeze({
   scb_hash: null,
 });
 
+/** The internals of a stored row (or of a planned company's), each missing one at its blank value. */
+export function internalsOf(row: Partial<CompanyInternals>): CompanyInternals {
+  return {
+    description: row.description ?? '',
+    sources: row.sources ?? 0,
+    bolagsverket_standing: row.bolagsverket_standing ?? null,
+    scb_activity: row.scb_activity ?? null,
+    bolagsverket_hash: row.bolagsverket_hash ?? null,
+    scb_hash: row.scb_hash ?? null,
+  };
+}
+
 /** A company as the store keeps it. A planner that leaves `internal` out keeps what is stored. */
 export type StoredCompany = Company & { internal?: CompanyInternals };
 

@@ -78,6 +78,16 @@ export class BatchWrites {
     await this.done().catch(() => undefined);
   }
 
+  /** Runs a transaction's work; should it fail, abandons its writes before the error goes on to the ROLLBACK. */
+  async guard(work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (e) {
+      await this.abandon();
+      throw e;
+    }
+  }
+
   private start(send: SendWrites): void {
     this.sending = send();
     // Awaited by done(); unobserved until then.

@@ -18,6 +18,7 @@ import {
   IMPORT_BATCH_SIZE,
   IMPORT_COMMIT_MS,
   inBatches,
+  internalsOf,
   isSettledLines,
   repeatedKeys,
   type ImportResult,
@@ -170,7 +171,7 @@ export async function importCompanies(
 
     /** The row written and its internals, kept apart (merged only where a whole row is needed). */
     const write = (planned: PlannedWrite, existing: StoredRow | undefined): { row: PgCompanyRow; internal: CompanyInternals } => {
-      const internal = pick(planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS));
+      const internal = internalsOf(planned.company.internal ?? (existing ? internalsOf(existing) : NO_INTERNALS));
       const rowid = existing ? existing.rowid : nextRow++;
       const row = companyToPgRow(planned.company, rowid, internal.description);
       if (existing) {
@@ -260,7 +261,7 @@ export async function importCompanies(
     for (const row of rows) {
       const planned = planVanished(toStored(row), now);
       if (!planned) continue;
-      const internal = pick(planned.company.internal ?? internalsOf(row));
+      const internal = internalsOf(planned.company.internal ?? internalsOf(row));
       const next = companyToPgRow(planned.company, row.rowid, internal.description);
       counts.add(row, -1);
       counts.add(next, 1);
@@ -289,7 +290,8 @@ export async function importCompanies(
           const began = performance.now();
           // The moves of company_counts, written once for the transaction's batches.
           const counts = new CountChanges();
-          try {
+          // Nothing of this transaction may run after its ROLLBACK.
+          await writes.guard(async () => {
             await beginWindow(client);
             do {
               const next = await batches.next();
@@ -303,11 +305,7 @@ export async function importCompanies(
             } while (performance.now() - began < IMPORT_COMMIT_MS);
             writes.sendHeld();
             await writes.done();
-          } catch (e) {
-            // Nothing of this transaction may run after its ROLLBACK.
-            await writes.abandon();
-            throw e;
-          }
+          });
           lockedInTx = false;
           await counts.write(client);
         });
@@ -381,23 +379,8 @@ async function dropSecondaryIndexes(client: pg.ClientBase): Promise<void> {
   for (const { name } of COMPANY_INDEXES) if (name !== KEY_INDEX.name) await client.query(`DROP INDEX IF EXISTS ${name}`);
 }
 
-function pick(internal: CompanyInternals): CompanyInternals {
-  return {
-    description: internal.description ?? '',
-    sources: internal.sources ?? 0,
-    bolagsverket_standing: internal.bolagsverket_standing ?? null,
-    scb_activity: internal.scb_activity ?? null,
-    bolagsverket_hash: internal.bolagsverket_hash ?? null,
-    scb_hash: internal.scb_hash ?? null,
-  };
-}
-
 function toStored(row: StoredRow): StoredCompany {
   const company: StoredCompany = rowToCompany(row, { expand: true }) as Company;
   company.internal = internalsOf(row);
   return company;
-}
-
-function internalsOf(row: Partial<CompanyInternals>): CompanyInternals {
-  return pick(row as CompanyInternals);
 }

@@ -19,6 +19,7 @@ import {
   IMPORT_COMMIT_ALONE_MS,
   IMPORT_COMMIT_MS,
   inBatches,
+  internalsOf,
   isSettledLines,
   repeatedKeys,
   type ImportResult,
@@ -41,6 +42,7 @@ import { storedRecordReader } from './stored-records.js';
 import { buildCompanyIndexes } from './side-indexes.js';
 import { CountTally } from './stats/count-tally.js';
 import { boundWal } from './wal-bound.js';
+import { beginImmediateWaiting } from './write-transaction.js';
 import { holdFileLock, isLockHeldElsewhere, lockPath } from './file-lock.js';
 import { MatchProbe, matchHeads, settleMatching } from '../match-probe.js';
 
@@ -113,22 +115,7 @@ export async function importCompanies(
     if (!told.has(why)) opts.onWait?.(why);
     told.add(why);
   };
-  /**
-   * The write lock, however long another process holds it (a long all-or-nothing import, say):
-   * each try waits out the busy timeout, and the import says once that it waits. It failed with
-   * "database is locked" after 5 s.
-   */
-  const beginImmediate = () => {
-    for (;;) {
-      try {
-        db.exec('BEGIN IMMEDIATE');
-        return;
-      } catch (e) {
-        if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
-        toldWaiting('write-lock');
-      }
-    }
-  };
+  const beginImmediate = () => beginImmediateWaiting(db, () => toldWaiting('write-lock'));
   let releaseFirstLoad: (() => void) | null = null;
   if (quiet && !atomic && firstLoadLock) {
     releaseFirstLoad = await holdFileLock(firstLoadLock, { onWait: () => toldWaiting() });
@@ -404,15 +391,4 @@ function toStored(row: StoredRow): StoredCompany {
   const company: StoredCompany = rowToCompany(row, { expand: true }) as Company;
   company.internal = internalsOf(row);
   return company;
-}
-
-function internalsOf(row: CompanyInternals): CompanyInternals {
-  return {
-    description: row.description ?? '',
-    sources: row.sources ?? 0,
-    bolagsverket_standing: row.bolagsverket_standing ?? null,
-    scb_activity: row.scb_activity ?? null,
-    bolagsverket_hash: row.bolagsverket_hash ?? null,
-    scb_hash: row.scb_hash ?? null,
-  };
 }

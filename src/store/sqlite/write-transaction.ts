@@ -62,3 +62,21 @@ function statementsOf(db: Db) {
   if (!s) statements.set(db, (s = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') }));
   return s;
 }
+
+/**
+ * BEGIN IMMEDIATE however long another process holds the write lock (a long all-or-nothing
+ * import, say): each try waits out the busy timeout inside the call, and `onWait` is called at
+ * each that ran out. For an import, whose own work stops anyway while it waits; an import failed
+ * with "database is locked" after 5 s.
+ */
+export function beginImmediateWaiting(db: Db, onWait: () => void): void {
+  for (;;) {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+      onWait();
+    }
+  }
+}
