@@ -24,16 +24,21 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A seeded register, and a JSONL file of one new company (the first one's record, renumbered and renamed). */
+async function registerAndNewCompany(name: string, seed: string, orgNrBase: string, companyName: string): Promise<{ dbPath: string; file: string }> {
+  const dbPath = join(dir, `${name}.db`);
+  const store = openSqliteStore(dbPath);
+  await seedRegister(store, { count: 30, seed });
+  const { id: _id, ...base } = (await store.companies.get('c_0000001'))!;
+  await store.close();
+  const file = join(dir, `${name}.jsonl`);
+  writeFileSync(file, `${JSON.stringify({ ...base, org_nr: withCheckDigit(orgNrBase), name: companyName })}\n`);
+  return { dbPath, file };
+}
+
 describe('bolag db import beside another process’s first load or long write', () => {
   it('tells on stderr that it waits, then imports once the lock is free', { timeout: 60_000 }, async () => {
-    const dbPath = join(dir, 'register.db');
-    const store = openSqliteStore(dbPath);
-    await seedRegister(store, { count: 30, seed: 'import-waits' });
-    const { id: _id, ...base } = (await store.companies.get('c_0000001'))!;
-    await store.close();
-    const file = join(dir, 'one.jsonl');
-    const orgNr = withCheckDigit('559900400');
-    writeFileSync(file, `${JSON.stringify({ ...base, org_nr: orgNr, name: 'Väntande Bolag AB' })}\n`);
+    const { dbPath, file } = await registerAndNewCompany('register', 'import-waits', '559900400', 'Väntande Bolag AB');
 
     holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
     writeFileSync(lockPath(dbPath, 'first-load'), `${holder.pid}\n`);
@@ -62,13 +67,7 @@ describe('bolag db import beside another process’s first load or long write', 
   it('waits for a write lock held past the busy timeout, says so once, then imports', { timeout: 60_000 }, async () => {
     // Until 2026-11-27 it failed with "database is locked" after 5 s, beside a long
     // all-or-nothing import of another process.
-    const dbPath = join(dir, 'locked.db');
-    const store = openSqliteStore(dbPath);
-    await seedRegister(store, { count: 30, seed: 'import-waits-lock' });
-    const { id: _id, ...base } = (await store.companies.get('c_0000001'))!;
-    await store.close();
-    const file = join(dir, 'two.jsonl');
-    writeFileSync(file, `${JSON.stringify({ ...base, org_nr: withCheckDigit('559900401'), name: 'Låst Väntan AB' })}\n`);
+    const { dbPath, file } = await registerAndNewCompany('locked', 'import-waits-lock', '559900401', 'Låst Väntan AB');
 
     // Another process holds the write lock until told to let go.
     const writer = spawn(
