@@ -45,7 +45,11 @@ const nearParam = z
 export const FILTER_PARAMS = {
   q: textParam('Free text over name, industry and org_nr; prefix match on the last word.', LIMITS.qMaxLength),
   category: listParam('Category slugs (comma-separated); includes subcategories.', resolveCategory, 'a category slug (GET /categories)'),
-  sni: listParam('SNI 2007 code prefixes, 1 to 5 digits (comma-separated).', (s) => (/^\d{1,5}$/.test(s) ? s : null), '1 to 5 digits'),
+  sni: listParam('SNI 2007 code prefixes (comma-separated): 1 to 5 digits, or dotted as registers print them (43.320).', (s) => {
+    // SCB and most registers print SNI codes as 43.320; the dot only sits after the division.
+    const digits = s.replace(/^(\d\d)\.(?=\d{1,3}$)/, '$1');
+    return /^\d{1,5}$/.test(digits) ? digits : null;
+  }, '1 to 5 digits such as 43320 or 43.320'),
   county: listParam('County names or 2-digit codes (comma-separated).', resolveCounty, 'a county name or code such as 01'),
   municipality: listParam('Municipality names or 4-digit codes (comma-separated).', resolveMunicipality, 'a municipality name or code such as 0180'),
   city: listParam('Postal cities (comma-separated).', (s) => fold(s), 'a city'),

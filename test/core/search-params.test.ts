@@ -40,6 +40,20 @@ describe('GET /companies parameter rules (spec §4.1, §8; contract §2.1, §2.5
     rejects({ postal_code: '' }, 'postal_code');
   });
 
+  it('sni: prefixes of 1 to 5 digits, also in the dotted form registers print (43.320)', () => {
+    const sni = (value: string) => {
+      const r = parse({ sni: value });
+      return r.ok ? r.query.filters.sni : r;
+    };
+    expect(sni('43320')).toEqual(['43320']);
+    expect(sni('43.320,01.1,62')).toEqual(['43320', '011', '62']);
+    rejects({ sni: '433201' }, 'sni');
+    rejects({ sni: '43.3201' }, 'sni');
+    rejects({ sni: '4.3' }, 'sni');
+    rejects({ sni: '43.' }, 'sni');
+    rejects({ sni: '43-320' }, 'sni');
+  });
+
   it('radius_km: above 0 up to 500, needs near, default 10', () => {
     accepts({ near: '59.33,18.06', radius_km: '500' });
     accepts({ near: '59.33,18.06', radius_km: '0.1' });
