@@ -41,7 +41,9 @@ function findCause<T>(err: unknown, test: (e: unknown) => e is T): T | undefined
 /** A short, secret-free description of why an attempt failed. */
 export function describeError(err: unknown, timeoutMs: number): string {
   const unsafe = findCause(err, (e): e is UnsafeDestinationError => e instanceof UnsafeDestinationError);
-  if (unsafe) return `refused destination: ${unsafe.reason}${unsafe.address ? ` (${unsafe.address})` : ''}`;
+  // Never the address the name resolved to: the account would learn our internal network's
+  // addresses name by name (a webhook pointed at db.internal, say).
+  if (unsafe) return `refused destination: ${unsafe.reason}`;
   const codes = new Set<string>();
   const names = new Set<string>();
   const seen = new Set<unknown>();
