@@ -7,6 +7,7 @@ import { FILTERS_SCHEMA, normalizeFilters, type SearchFilters } from '../core/se
 import { LIMITS } from '../core/values.js';
 import type { ServerContext } from '../app/context.js';
 import type { StoredExport } from '../store/exports.js';
+import type { Store } from '../store/store.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import { rowEncoder, type EncodedSlice } from './encoders.js';
 import { PartWriter } from './part-writer.js';
@@ -143,15 +144,24 @@ export async function runExport(ctx: ServerContext, exportId: string, control: R
     // once the database answers (a run starts from scratch), instead of failing it.
     if (isStoreUnavailable(err)) throw err;
     await files.clear(exportId).catch(() => undefined);
-    const error = describeFailure(err);
-    const ok = await store.exports.settle(
-      exportId,
-      { status: 'failed', files: [], completed_at: new Date().toISOString(), error },
-      { id: newId('evt'), type: 'export.failed', created_at: new Date().toISOString(), data: { export_id: exportId, error } },
-    );
-    return ok ? 'failed' : 'settled';
+    return (await settleFailed(store, exportId, describeFailure(err))) ? 'failed' : 'settled';
   }
 }
+
+/** Settles the export as failed, with its export.failed event; false when it was settled already. */
+export function settleFailed(store: Store, exportId: string, error: { code: string; message: string }): Promise<boolean> {
+  const at = new Date().toISOString();
+  return store.exports.settle(
+    exportId,
+    { status: 'failed', files: [], completed_at: at, error },
+    { id: newId('evt'), type: 'export.failed', created_at: at, data: { export_id: exportId, error } },
+  );
+}
+
+export const INTERNAL_FAILURE = {
+  code: 'internal_error',
+  message: 'The export failed on our side. Create it again; if it persists, contact support with the export id.',
+} as const;
 
 /** What the export record says about a failure: enough to act on, no internals. */
 function describeFailure(err: unknown): { code: string; message: string } {
@@ -160,5 +170,5 @@ function describeFailure(err: unknown): { code: string; message: string } {
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
     return { code: 'storage_error', message: `The export files could not be written (${code}).` };
   }
-  return { code: 'internal_error', message: 'The export failed on our side. Create it again; if it persists, contact support with the export id.' };
+  return { ...INTERNAL_FAILURE };
 }

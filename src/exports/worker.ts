@@ -5,7 +5,7 @@ import type { ServerContext } from '../app/context.js';
 import type { RunningWorker } from '../app/worker.js';
 import type { Job } from '../store/store.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
-import { runExport, RunInterrupted, type RunControl } from './run-export.js';
+import { INTERNAL_FAILURE, runExport, RunInterrupted, settleFailed, type RunControl } from './run-export.js';
 
 export const EXPORT_JOB = 'export.run';
 
@@ -22,6 +22,14 @@ const SWEEP_MS = 10 * 60_000;
  * is let go once they are spent.
  */
 const MISSING_RETRIES = 9;
+/**
+ * A run that throws past the export's own failure path (its row unreadable, the store refusing
+ * its writes) is tried again 5 s later and twice as long after each try, this many times in all
+ * (about 10 minutes), then given up: the export settled failed where the store lets us, the job
+ * marked failed with its last error. Until 2026-11-28 such a job came back every 5 s for good.
+ */
+const ERROR_TRIES = 8;
+const ERROR_RETRY_MS = 5000;
 
 export interface ExportWorkerOptions {
   /** Awaited after each batch of rows (tests use it to catch a run in the middle). */
@@ -31,6 +39,8 @@ export interface ExportWorkerOptions {
   threadMinRows?: number;
   threadSpan?: number;
   pollMs?: number;
+  /** The first pause before a run that threw is tried again (doubling after each try). */
+  errorRetryMs?: number;
 }
 
 /**
@@ -110,8 +120,16 @@ export function createExportWorker(ctx: ServerContext, given: ExportWorkerOption
         return;
       }
       if (isStoreUnavailable(err)) await handBackWhenReachable(job, String(err));
-      else await store.jobs.retry(job, new Date(Date.now() + 5000), String(err)).catch(() => undefined);
+      else if (job.attempts + 1 >= ERROR_TRIES) await giveUp(job, exportId, String(err));
+      else await store.jobs.retry(job, new Date(Date.now() + (opts.errorRetryMs ?? ERROR_RETRY_MS) * 2 ** job.attempts), String(err)).catch(() => undefined);
     }
+  }
+
+  async function giveUp(job: Job, exportId: string, error: string): Promise<void> {
+    // A run settles only from running; the run may have thrown before it got there.
+    const settle = async () => (await store.exports.start(exportId)) && settleFailed(store, exportId, { ...INTERNAL_FAILURE });
+    await settle().catch(() => undefined);
+    await store.jobs.fail(job, error).catch(() => undefined);
   }
 
   /**

@@ -1,0 +1,48 @@
+// An export job whose run throws every time past the export's own failure path (here its row
+// cannot be read: its files column is not JSON). Until 2026-11-28 the worker put it back 5 s
+// later, for good. Now it backs off, gives up after its tries, settles the export failed (one
+// export.failed event) and marks the job failed with the last error.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import type { ServerContext } from '../../src/app/context.js';
+import { Signer } from '../../src/app/signer.js';
+import type { RunningWorker } from '../../src/app/worker.js';
+import { createExport, validateExportRequest } from '../../src/exports/create.js';
+import { createExportWorker } from '../../src/exports/worker.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bolag-poison-job-'));
+let store: SqliteStore | undefined;
+let worker: RunningWorker | undefined;
+afterAll(async () => {
+  await worker?.stop();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+it('is tried a bounded number of times, then the export is failed once and the job is failed', async () => {
+  store = openSqliteStore(join(dir, 'register.db'), { exportDir: join(dir, 'exports') });
+  const ctx: ServerContext = { store, signer: new Signer('poison'), options: {}, rateLimiter: null, baseUrl: () => 'http://127.0.0.1:1/api/public/v1' };
+  const e = await createExport(ctx, 'acc_poison', validateExportRequest({ format: 'csv', filters: {} }));
+  store.db.prepare("UPDATE exports SET files = '{not json' WHERE id = ?").run(e.id);
+  await expect(store.exports.getById(e.id)).rejects.toThrow(SyntaxError);
+
+  worker = createExportWorker(ctx, { threads: 0, pollMs: 20, errorRetryMs: 5 });
+  const job = () => store!.db.prepare('SELECT state, attempts, last_error FROM jobs WHERE key = ?').get(`export.run:${e.id}`) as { state: string; attempts: number; last_error: string };
+  for (let i = 0; i < 200 && job().state !== 'failed'; i++) await sleep(50);
+
+  expect(job()).toMatchObject({ state: 'failed', attempts: 8 });
+  expect(job().last_error).toMatch(/SyntaxError/);
+  // Settling wrote an empty file list, so the row reads again: failed, with a reason to show.
+  const settled = await store.exports.getById(e.id);
+  expect(settled).toMatchObject({ status: 'failed', error: { code: 'internal_error' } });
+  const events = (await store.outbox.readAfter(0, 1000)).filter((x) => x.event.type.startsWith('export.'));
+  expect(events.map((x) => x.event.type)).toEqual(['export.failed']);
+  // And it stays settled: nothing claims it again.
+  await sleep(300);
+  expect(job()).toMatchObject({ state: 'failed', attempts: 8 });
+}, 30_000);
