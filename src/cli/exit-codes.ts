@@ -36,10 +36,15 @@ const TABLE: ReadonlyArray<readonly [ErrorClass, ExitCode]> = [
 ];
 
 /** Commander's own errors: help and version are success, everything else a usage error. */
-const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version', 'commander.executeSubCommandAsync']);
+const COMMANDER_OK = new Set(['commander.helpDisplayed', 'commander.version', 'commander.executeSubCommandAsync']);
 
 export function exitCodeFor(error: unknown): ExitCode {
-  if (error instanceof CommanderError) return COMMANDER_OK.has(error.code) ? EXIT.ok : EXIT.usage;
+  if (error instanceof CommanderError) {
+    // `bolag` or `bolag db` without a command: commander shows the help on stderr with exit code
+    // 1. A script that forgot the command must not read that as success, nor as a failed run.
+    if (error.code === 'commander.help') return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    return COMMANDER_OK.has(error.code) ? EXIT.ok : EXIT.usage;
+  }
   for (const [cls, code] of TABLE) if (error instanceof cls) return code;
   return EXIT.failure;
 }

@@ -1,6 +1,6 @@
 // The root command: global options (contract §3) and the commands of the registry, of which
 // only the one being run is loaded; the rest are listed from the registry's summaries.
-import { Command, Help, Option } from 'commander';
+import { type Argument, Command, Help, Option } from 'commander';
 import { COMMANDS, findCommand, type CommandEntry } from './commands/index.js';
 import type { Factory } from './factory.js';
 import type { IOStreams } from './io.js';
@@ -62,5 +62,20 @@ function stub(entry: CommandEntry): Command {
 /** addCommand() does not copy the parent's settings (exitOverride, output): copy them down the tree. */
 function inherit(cmd: Command, parent: Command): void {
   cmd.copyInheritedSettings(parent);
+  foldChoiceCase(cmd);
   for (const sub of cmd.commands) inherit(sub, cmd);
+}
+
+/**
+ * Every choice we offer is lower case; what was typed is compared lower-cased, so `--format CSV`
+ * is `--format csv` (people type formats as they say them) and the value stored is the choice's.
+ */
+function foldChoiceCase(cmd: Command): void {
+  const choosers: Array<Option | Argument> = [...cmd.options, ...cmd.registeredArguments];
+  for (const chooser of choosers) {
+    const parse = chooser.parseArg;
+    const choices = chooser.argChoices;
+    if (!parse || !choices || choices.some((c) => c !== c.toLowerCase())) continue;
+    chooser.parseArg = <T>(value: string, previous: T): T => parse(value.toLowerCase(), previous) as T;
+  }
 }

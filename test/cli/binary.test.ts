@@ -55,6 +55,15 @@ describe.runIf(BUILT)('the bolag binary', () => {
     expect(r.exitCode).toBe(2);
   });
 
+  it('a command group run without its command shows its help on stderr and is a usage error (exit 2)', async () => {
+    for (const args of [[], ['db'], ['export'], ['webhooks']]) {
+      const r = await bolag(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(String(r.stdout), args.join(' ')).toBe('');
+      expect(String(r.stderr), args.join(' ')).toMatch(/^Usage: bolag/);
+    }
+  });
+
   it('completion scripts shipped in completions/ equal the generated ones', async () => {
     for (const [shell, file] of [['bash', 'bolag.bash'], ['zsh', '_bolag'], ['fish', 'bolag.fish']]) {
       const r = await bolag(['completion', shell]);

@@ -87,6 +87,22 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     expect(String(r.stderr)).toMatch(/more with: --cursor \S+/);
   });
 
+  it('says how many it showed in words that agree with the number', async () => {
+    const one = await bolag(['search', '--max', '1'], { env });
+    expect(String(one.stderr)).toMatch(/^Showed 1 company; more with: --cursor \S+$/m);
+    const two = await bolag(['search', '--max', '2'], { env });
+    expect(String(two.stderr)).toMatch(/^Showed 2 companies; more with/m);
+  });
+
+  it('takes a format as typed in capitals, and still refuses an unknown one (exit 2)', async () => {
+    const csv = await bolag(['search', '--limit', '2', '--format', 'CSV'], { env });
+    expect(csv.exitCode).toBe(0);
+    expect(String(csv.stdout).startsWith(CSV_BOM)).toBe(true);
+    const xml = await bolag(['search', '--limit', '2', '--format', 'XML'], { env });
+    expect(xml.exitCode).toBe(2);
+    expect(String(xml.stderr)).toContain("argument 'XML' is invalid");
+  });
+
   it('resumes from the cursor it printed', async () => {
     const first = await bolag(['search', '--max', '10', '--limit', '5'], { env });
     const cursor = /--cursor (\S+)/.exec(String(first.stderr))?.[1];

@@ -220,6 +220,14 @@ describe('bolag export create|get|wait|download', () => {
     expect((await bolag(['export', 'create', '--revenue-min', '10', '--revenue-max', '5'])).exitCode).toBe(2);
     expect((await bolag(['export', 'create', '--out', 'x'])).exitCode).toBe(2);
     expect((await bolag(['export', 'create', '--format', 'xml'])).exitCode).toBe(2);
+    // --out naming a file: refused before the export is created, so none is left on the server.
+    const newest = async () => (await api(t, t.key, 'GET', '/exports?limit=1')).body.data[0]?.id as string | undefined;
+    const before = await newest();
+    writeFileSync(join(work, 'a-file'), 'x');
+    const inTheWay = await bolag(['export', 'create', '--county', '01', '--wait', '--out', 'a-file']);
+    expect(inTheWay.exitCode).toBe(2);
+    expect(inTheWay.stderr.trim()).toMatch(/^error: --out a-file: a file is in the way, not a folder\.$/);
+    expect(await newest()).toBe(before);
     const missing = await bolag(['export', 'get', 'exp_nope']);
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toMatch(/req_/);

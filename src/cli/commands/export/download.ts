@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fsyncSync, openSync, writeSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { ExportFailedError, NetworkError } from '../../errors/index.js';
+import { ExportFailedError, NetworkError, UsageError } from '../../errors/index.js';
 import type { HttpClient } from '../../http-client.js';
 import type { IOStreams } from '../../io.js';
 import { formatNumber } from '../../output/swedish.js';
@@ -43,6 +43,21 @@ async function sha256Of(path: string, signal: AbortSignal): Promise<string> {
 function safeName(file: ExportFile, exportId: string, index: number): string {
   const name = basename(file.name ?? '');
   return /^[\w.-]+$/.test(name) && !name.startsWith('.') ? name : `${exportId}-part-${String(index + 1).padStart(3, '0')}`;
+}
+
+/**
+ * Creates the output folder, or says at once why it cannot be one. Called before an export is
+ * created, so that `create --wait --out FILE` does not leave an export on the server and then fail.
+ */
+export async function prepareOutDir(outDir: string, flag: string): Promise<void> {
+  try {
+    await mkdir(outDir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') throw new UsageError(`--out ${flag}: a file is in the way, not a folder.`, { flag: '--out' });
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new UsageError(`--out ${flag}: cannot create the folder (${code}).`, { flag: '--out' });
+    throw error;
+  }
 }
 
 /** Downloads every part of a completed export into outDir; returns the paths written. */

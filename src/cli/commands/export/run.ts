@@ -8,7 +8,7 @@ import { CancelError } from '../../errors/index.js';
 import type { Factory } from '../../factory.js';
 import { OutputSink } from '../../output/sink.js';
 import { verticalTable } from '../../output/vertical.js';
-import { downloadExport } from './download.js';
+import { downloadExport, prepareOutDir } from './download.js';
 import type { ExportRecord } from './types.js';
 import { waitForExport } from './wait.js';
 
@@ -62,6 +62,7 @@ export async function exportRun(opts: ExportOptions): Promise<void> {
     case 'create': {
       const body: Record<string, unknown> = { format: action.format, filters: action.filters };
       if (action.fields) body.fields = action.fields;
+      if (action.wait) await prepareOutDir(outDir, opts.outDir);
       const key = action.idempotencyKey ?? `cli-${randomUUID()}`;
       const res = await client.post<{ data: ExportRecord }>('/exports', body, { headers: { 'Idempotency-Key': key }, signal });
       const created = res.data.data;
@@ -83,6 +84,7 @@ export async function exportRun(opts: ExportOptions): Promise<void> {
       return printRecord(factory, done, opts.recordFormat);
     }
     case 'download': {
+      await prepareOutDir(outDir, opts.outDir);
       const done = await guard(`bolag export download ${action.id}${outFlag}`, () => waitForExport(action.id, null, { client, io, signal }));
       const paths = await guard(`bolag export download ${action.id}${outFlag}`, () => downloadExport(done, { client, io, signal, outDir }));
       return printPaths(factory, paths);

@@ -79,7 +79,8 @@ async function streamPages<T>(opts: SearchOptions, client: HttpClient, fetch: Fe
   const stoppedEarly = last?.hasMore && last.nextCursor;
   if (stoppedEarly && (!follow || (opts.max !== undefined && written >= opts.max))) {
     const of = total ? ` of ${total.estimated ? '~' : ''}${formatNumber(total.n)}` : '';
-    factory.notice(`Showed ${formatNumber(written)}${of} companies; more with: --cursor ${last?.nextCursor}${follow ? '' : ' (or --all)'}`);
+    const noun = of === '' && written === 1 ? 'company' : 'companies';
+    factory.notice(`Showed ${formatNumber(written)}${of} ${noun}; more with: --cursor ${last?.nextCursor}${follow ? '' : ' (or --all)'}`);
   } else if (total && io.stdoutIsTTY) {
     factory.notice(`${formatNumber(written)} of ${total.estimated ? '~' : ''}${formatNumber(total.n)} companies`);
   }
