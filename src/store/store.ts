@@ -93,10 +93,10 @@ export interface JobQueue {
   enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void>;
   /**
    * Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first;
-   * `skip` leaves out jobs whose payload field has one of these values (deliveries to a webhook
-   * that already has its share in flight).
+   * `skip` leaves out jobs whose payload field has one of these values, for each field given
+   * (deliveries to a webhook, or of an account, that already has its share in flight).
    */
-  claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts?: { skip?: JobSkip }): Promise<Job[]>;
+  claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts?: { skip?: readonly JobSkip[] }): Promise<Job[]>;
   /** Completes, retries or fails several claimed jobs in one transaction (each only under its current lease). */
   settle(results: readonly JobSettlement[]): Promise<void>;
 }

@@ -23,6 +23,8 @@ const FLUSH_DELAY_MS = 5;
 /** What a delivery job carries: the event's exact bytes, serialised once when it was fanned out. */
 export interface DeliverPayload {
   webhook_id: string;
+  /** The webhook's account, for its share of the slots (absent on jobs queued before 2026-11-28). */
+  account_id?: string;
   event_id: string;
   event_type: string;
   body: string;
@@ -51,6 +53,14 @@ export interface DeliveryWorkerOptions {
    * count as failures although the receiver answered 200, and are delivered again a minute later.
    */
   perWebhook?: number;
+  /**
+   * Deliveries in flight at once for one account, over all its webhooks (default half of
+   * `concurrency`, at least `perWebhook`): an account with many slow endpoints holds at most
+   * that many slots, and the other accounts' deliveries go on in the rest. Not lent out when the
+   * others have nothing due: slots lent to slow endpoints come back only as their attempts time
+   * out, and the next account's delivery would wait for that.
+   */
+  perAccount?: number;
   /** How often to look for due work when nothing wakes the worker. */
   idlePollMs?: number;
   /** On stop, how long attempts in flight get to finish before they are cut and their jobs handed back. */
@@ -80,8 +90,10 @@ export class DeliveryWorker {
   private readonly dispatcher: Dispatcher;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly perWebhook: number;
-  /** Attempts in flight per webhook id. */
+  private readonly perAccount: number;
+  /** Attempts in flight per webhook id, and per account id. */
   private readonly busyWebhooks = new Map<string, number>();
+  private readonly busyAccounts = new Map<string, number>();
   private pending: Settled[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -101,6 +113,7 @@ export class DeliveryWorker {
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs;
     this.concurrency = opts.concurrency ?? 64;
     this.perWebhook = opts.perWebhook ?? 4;
+    this.perAccount = opts.perAccount ?? Math.max(this.perWebhook, this.concurrency >> 1);
     this.idlePollMs = opts.idlePollMs ?? 100;
     // Long enough for the slowest attempt and its write; a worker that dies leaves the job due again after it.
     this.leaseMs = this.timeoutMs * 3 + 5000;
@@ -135,28 +148,33 @@ export class DeliveryWorker {
       // unless nothing at all is in flight.
       if (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0)) {
         try {
-          // Webhooks with their share in flight are left to other processes (and to later rounds),
-          // so their backlog does not stand in front of other webhooks' deliveries.
-          const full = [...this.busyWebhooks].filter(([, n]) => n >= this.perWebhook).map(([id]) => id);
-          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, { skip: { field: 'webhook_id', values: full } });
+          // Webhooks and accounts with their share in flight are left to other processes (and to
+          // later rounds), so their backlog does not stand in front of others' deliveries.
+          const full = (busy: Map<string, number>, share: number) => [...busy].filter(([, n]) => n >= share).map(([id]) => id);
+          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, {
+            skip: [
+              { field: 'webhook_id', values: full(this.busyWebhooks, this.perWebhook) },
+              { field: 'account_id', values: full(this.busyAccounts, this.perAccount) },
+            ],
+          });
           const handBack: Job[] = [];
           for (const job of jobs) {
             const webhookId = String(job.payload.webhook_id);
-            const busy = this.busyWebhooks.get(webhookId) ?? 0;
-            // More of one webhook's jobs in this batch than its share: hand the rest back (no
-            // attempt counted) for whichever process has room for them first.
-            if (busy >= this.perWebhook) {
+            const accountId = typeof job.payload.account_id === 'string' ? job.payload.account_id : null;
+            // More of one webhook's (or account's) jobs in this batch than its share: hand the
+            // rest back (no attempt counted) for whichever process has room for them first.
+            if ((this.busyWebhooks.get(webhookId) ?? 0) >= this.perWebhook || (accountId !== null && (this.busyAccounts.get(accountId) ?? 0) >= this.perAccount)) {
               handBack.push(job);
               continue;
             }
-            this.busyWebhooks.set(webhookId, busy + 1);
+            take(this.busyWebhooks, webhookId);
+            if (accountId !== null) take(this.busyAccounts, accountId);
             const p: Promise<void> = this.process(job)
               .catch(() => undefined)
               .finally(() => {
                 this.inFlight.delete(p);
-                const left = (this.busyWebhooks.get(webhookId) ?? 1) - 1;
-                if (left > 0) this.busyWebhooks.set(webhookId, left);
-                else this.busyWebhooks.delete(webhookId);
+                give(this.busyWebhooks, webhookId);
+                if (accountId !== null) give(this.busyAccounts, accountId);
                 wakeup.wake();
               });
             this.inFlight.add(p);
@@ -275,4 +293,14 @@ export class DeliveryWorker {
       { dispatcher: this.dispatcher, timeoutMs: this.timeoutMs, signal: this.cutAttempts.signal },
     );
   }
+}
+
+function take(busy: Map<string, number>, id: string): void {
+  busy.set(id, (busy.get(id) ?? 0) + 1);
+}
+
+function give(busy: Map<string, number>, id: string): void {
+  const left = (busy.get(id) ?? 1) - 1;
+  if (left > 0) busy.set(id, left);
+  else busy.delete(id);
 }

@@ -88,7 +88,7 @@ export class FanoutWorker {
       // Serialised once: every webhook and every retry sends exactly these bytes.
       const body = JSON.stringify(e.event);
       for (const w of targets) {
-        const payload: DeliverPayload = { webhook_id: w.id, event_id: e.event.id, event_type: e.event.type, body };
+        const payload: DeliverPayload = { webhook_id: w.id, account_id: w.account_id, event_id: e.event.id, event_type: e.event.type, body };
         jobs.push({ kind: DELIVER_JOB, payload: { ...payload }, key: deliveryJobKey(w.id, e.event.id) });
       }
     }

@@ -66,7 +66,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         { kind: 'd', payload: { n: 4, webhook_id: 'whk_b' }, key: 'whk_b:1', runAt: new Date(Date.now() - 1000) },
         { kind: 'd', payload: { n: 5 }, runAt: new Date(Date.now() - 500) },
       ]);
-      const claimed = await s.jobs.claimMany(['d'], 60_000, 10, { skip: { field: 'webhook_id', values: ['whk_a', 'whk_b'] } });
+      const claimed = await s.jobs.claimMany(['d'], 60_000, 10, { skip: [{ field: 'webhook_id', values: ['whk_a', 'whk_b'] }] });
       expect(claimed.map((j) => j.payload.n)).toEqual([3, 5]);
       for (const j of claimed) expect(await s.jobs.release(j)).toBe(true);
       // A release is a settlement: only under the current lease.

@@ -145,7 +145,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
       created_at: new Date().toISOString(),
       data: { webhook_id: webhook.id, message: 'A test delivery from bolag.' },
     };
-    await enqueueDelivery(store, { webhook_id: webhook.id, event_id: event.id, event_type: event.type, body: JSON.stringify(event) });
+    await enqueueDelivery(store, { webhook_id: webhook.id, account_id: webhook.account_id, event_id: event.id, event_type: event.type, body: JSON.stringify(event) });
     webhookSignals(store).delivery.wake();
     reply.code(202);
     return { data: { webhook_id: webhook.id, event_id: event.id, type: event.type }, meta: meta(request) };

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
 import type { Job, JobClaim, JobQueue, JobSettlement, JobSkip } from '../store.js';
+import { activeSkips } from '../job-skip.js';
 import { isStoreUnavailable } from '../unavailable.js';
 import type { PgDb, Queryable } from './database.js';
 import { LeaseOwner } from '../lease-owner.js';
@@ -63,16 +64,16 @@ export class PgJobQueue implements JobQueue {
     return (await this.claimMany(kinds, leaseMs, 1))[0] ?? null;
   }
 
-  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: JobSkip } = {}): Promise<Job[]> {
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: readonly JobSkip[] } = {}): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
-    const skip = opts.skip && opts.skip.values.length > 0 ? opts.skip : null;
+    const skips = activeSkips(opts.skip);
     const leases = Array.from({ length: limit }, newLease);
     const r = await this.undoneOnLostAnswer(leases, () => this.db.query<JobRow>(
       `WITH due AS (
          SELECT id, row_number() OVER () AS n FROM (
            SELECT id FROM jobs
            WHERE state = 'queued' AND kind = ANY($1) AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now())
-             AND ($6::text IS NULL OR coalesce(payload->>$6, '') <> ALL($7::text[]))
+             ${skips.map((skip, i) => `AND coalesce(payload->>'${skip.field}', '') <> ALL($${6 + i}::text[])`).join(' ')}
            ORDER BY run_at LIMIT $2
            FOR UPDATE SKIP LOCKED
          ) picked
@@ -80,7 +81,7 @@ export class PgJobQueue implements JobQueue {
        UPDATE jobs j SET locked_until = now() + $3 * interval '1 millisecond', lease = ($4::text[])[due.n], locked_by = $5
        FROM due WHERE j.id = due.id
        RETURNING j.id, j.kind, j.payload, j.attempts, j.run_at, j.lease`,
-      [kinds, limit, leaseMs, leases, this.owner.id, skip?.field ?? null, skip ? [...skip.values] : []],
+      [kinds, limit, leaseMs, leases, this.owner.id, ...skips.map((skip) => [...skip.values])],
     ));
     return r.rows
       .sort((a, b) => a.run_at.getTime() - b.run_at.getTime())

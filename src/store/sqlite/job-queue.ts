@@ -5,6 +5,7 @@
 // transactions: the write lock is taken before the read, so two processes never claim one job.
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
+import { activeSkips } from '../job-skip.js';
 import type { Job, JobClaim, JobQueue, JobSettlement, JobSkip } from '../store.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
@@ -47,18 +48,17 @@ export class SqliteJobQueue implements JobQueue {
     return (await this.claimMany(kinds, leaseMs, 1))[0] ?? null;
   }
 
-  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: JobSkip } = {}): Promise<Job[]> {
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: readonly JobSkip[] } = {}): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
-    const skip = opts.skip && opts.skip.values.length > 0 ? opts.skip : null;
-    if (skip && !/^[a-z_]+$/.test(skip.field)) throw new Error(`invalid payload field ${skip.field}`);
+    const skips = activeSkips(opts.skip);
     const select = this.sql(
       `SELECT id, kind, payload, attempts, run_at FROM jobs
        WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
          AND kind IN (${kinds.map(() => '?').join(', ')})
-         ${skip ? `AND coalesce(json_extract(payload, '$.${skip.field}'), '') NOT IN (SELECT value FROM json_each(?))` : ''}
+         ${skips.map((skip) => `AND coalesce(json_extract(payload, '$.${skip.field}'), '') NOT IN (SELECT value FROM json_each(?))`).join(' ')}
        ORDER BY run_at LIMIT ?`,
     );
-    const params = skip ? [...kinds, JSON.stringify(skip.values), limit] : [...kinds, limit];
+    const params = [...kinds, ...skips.map((skip) => JSON.stringify(skip.values)), limit];
     const lock = this.sql('UPDATE jobs SET locked_until = ?, lease = ?, locked_by = ? WHERE id = ?');
     return writeTransaction(this.db, () => {
       // The clock is read inside the write lock: a claim that waited for the lock judges
