@@ -13,6 +13,8 @@ export interface ServerOptions {
   rateLimit?: { max: number; windowMs: number };
   webhookRetryScheduleSeconds?: readonly number[];
   webhookDisableAfterSeconds?: number;
+  /** Webhooks one account may have (LIMITS.webhooksPerAccount by default). */
+  webhooksPerAccount?: number;
   /** Resolver for webhook hosts (creation check and delivery); dns.lookup by default. Tests inject one. */
   webhookLookup?: LookupFunction;
   exportPartRows?: number;

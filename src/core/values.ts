@@ -99,6 +99,8 @@ export const LIMITS = {
   webhookRetryScheduleSeconds: [60, 300, 1800, 7200, 21600, 43200, 86400],
   webhookFailingAfter: 7,
   webhookDisableAfterSeconds: 3 * 24 * 3600,
+  /** Webhooks one account may have: each event is queued once per subscribed webhook, and GET /webhooks is one page. */
+  webhooksPerAccount: 100,
   secretOverlapSeconds: 24 * 3600,
   signatureToleranceSeconds: 300,
   bodyMaxBytes: 1024 * 1024,

@@ -37,7 +37,12 @@ export interface AttemptSettlement {
 }
 
 export interface WebhookRepository {
-  create(w: StoredWebhook): Promise<void>;
+  /**
+   * Stores a new webhook unless its account already has `maxPerAccount` (false then). The count
+   * and the insert are one step for every process on the database: concurrent creates never
+   * pass the cap together.
+   */
+  create(w: StoredWebhook, opts?: { maxPerAccount?: number }): Promise<boolean>;
   get(accountId: string, id: string): Promise<StoredWebhook | null>;
   getById(id: string): Promise<StoredWebhook | null>;
   list(accountId: string): Promise<StoredWebhook[]>;

@@ -140,6 +140,25 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.webhooks.delete('acct_a', 'whk_1')).toBe(true);
     }));
 
+    it('webhooks: an account gets no more than its cap, also when its creates race', withStore(async (s) => {
+      const hook = (id: string, account: string): StoredWebhook => ({
+        id, account_id: account, url: 'https://example.com/h', events: ['company.updated'], filters: {},
+        status: 'active', secret: 'whsec_x', previous_secret: null, previous_secret_expires_at: null, consecutive_failures: 0,
+        failing_since: null, created_at: new Date().toISOString(),
+      });
+      const made = await Promise.all(Array.from({ length: 12 }, (_, i) => s.webhooks.create(hook(`whk_cap_${i}`, 'acct_cap'), { maxPerAccount: 3 })));
+      expect(made.filter(Boolean)).toHaveLength(3);
+      expect(await s.webhooks.list('acct_cap')).toHaveLength(3);
+      // Another account's cap is its own; without a cap, nothing is counted.
+      expect(await s.webhooks.create(hook('whk_cap_other', 'acct_other'), { maxPerAccount: 3 })).toBe(true);
+      expect(await s.webhooks.create(hook('whk_cap_free', 'acct_cap'))).toBe(true);
+      // Deleting one makes room again.
+      const [first] = await s.webhooks.list('acct_cap');
+      expect(await s.webhooks.delete('acct_cap', first.id)).toBe(true);
+      expect(await s.webhooks.create(hook('whk_cap_again', 'acct_cap'), { maxPerAccount: 4 })).toBe(true);
+      expect(await s.webhooks.create(hook('whk_cap_over', 'acct_cap'), { maxPerAccount: 4 })).toBe(false);
+    }));
+
     it('webhooks: a failing webhook is disabled only while it is still failing as read', withStore(async (s) => {
       const since = '2026-01-01T00:00:00.000Z';
       const w: StoredWebhook = {

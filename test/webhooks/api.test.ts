@@ -143,6 +143,23 @@ describe('webhook endpoints', () => {
     expect(still.body.data.url).toBe(body.url);
   });
 
+  it('refuses a 101st webhook of one account (403 plan_required) and takes one again once another is deleted', async () => {
+    const key = await newKey(s.store, 'busy-account');
+    const ids: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      const r = await call(s.url, key, 'POST', '/webhooks', { url: `https://hooks.example.com/${i}`, events: ['company.updated'] });
+      expect(r.status).toBe(201);
+      ids.push(r.body.data.id);
+    }
+    const over = await call(s.url, key, 'POST', '/webhooks', { url: 'https://hooks.example.com/over', events: ['company.updated'] });
+    expect(over.status).toBe(403);
+    expect(over.body.error).toMatchObject({ code: 'plan_required', message: expect.stringMatching(/at most 100 webhooks/) });
+    // The cap is the account's: another account still creates.
+    expect((await call(s.url, keyB, 'POST', '/webhooks', { url: 'https://hooks.example.com/b', events: ['company.updated'] })).status).toBe(201);
+    expect((await call(s.url, key, 'DELETE', `/webhooks/${ids[0]}`)).status).toBe(200);
+    expect((await call(s.url, key, 'POST', '/webhooks', { url: 'https://hooks.example.com/again', events: ['company.updated'] })).status).toBe(201);
+  });
+
   it('describes the endpoints in the OpenAPI document', async () => {
     const doc = await call(s.url, keyA, 'GET', '/openapi.json');
     expect(doc.status).toBe(200);

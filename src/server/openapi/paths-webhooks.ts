@@ -1,4 +1,5 @@
 // OpenAPI paths of /webhooks (contract §2.7), from the core schemas.
+import { LIMITS } from '../../core/values.js';
 import { z } from 'zod';
 import { DeliverySchema, WebhookCreateSchema, WebhookSchema, WebhookUpdateSchema } from '../../core/webhooks.js';
 import { envelope, errorResponses, jsonResponse } from './operations.js';
@@ -24,7 +25,7 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'createWebhook',
         summary: 'Create a webhook; the response holds its signing secret, shown only here and on rotation',
-        description: 'Needs scope webhooks:manage and the pro plan. The URL must be https on port 443 and must not reach an internal address.',
+        description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443 and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that).`,
         security,
         requestBody: body(WebhookCreateSchema),
         responses: { '201': jsonResponse('The webhook, with its secret', envelope(webhook)), ...errorResponses },

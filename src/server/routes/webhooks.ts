@@ -80,7 +80,10 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
       failing_since: null,
       created_at: new Date().toISOString(),
     };
-    await store.webhooks.create(webhook);
+    const max = ctx.options.webhooksPerAccount ?? LIMITS.webhooksPerAccount;
+    if (!(await store.webhooks.create(webhook, { maxPerAccount: max }))) {
+      throw new ApiError('plan_required', `An account can have at most ${max} webhooks; delete one (DELETE /webhooks/{id}) before creating another.`);
+    }
     reply.code(201);
     return { data: presentWebhook(webhook, { withSecret: true }), meta: meta(request) };
   });

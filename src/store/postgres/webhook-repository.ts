@@ -23,9 +23,23 @@ function columns(patch: Partial<StoredWebhook>): { names: string[]; values: unkn
 export class PgWebhookRepository implements WebhookRepository {
   constructor(private readonly db: PgDb) {}
 
-  async create(w: StoredWebhook): Promise<void> {
+  async create(w: StoredWebhook, opts: { maxPerAccount?: number } = {}): Promise<boolean> {
     const { names, values } = columns(w);
-    await this.db.query(`INSERT INTO webhooks (id, ${names.join(', ')}) VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')})`, [w.id, ...values]);
+    const insert = `INSERT INTO webhooks (id, ${names.join(', ')}) VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')})`;
+    if (opts.maxPerAccount === undefined) {
+      await this.db.query(insert, [w.id, ...values]);
+      return true;
+    }
+    const max = opts.maxPerAccount;
+    return this.db.tx(async (client) => {
+      // One account's creates take turns (a lock for the transaction, keyed by the account), so
+      // two processes never both count 99 and both insert.
+      await client.query("SELECT pg_advisory_xact_lock(hashtextextended('bolag.webhooks:' || $1, 0))", [w.account_id]);
+      const has = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM webhooks WHERE account_id = $1', [w.account_id])).rows[0].n);
+      if (has >= max) return false;
+      await client.query(insert, [w.id, ...values]);
+      return true;
+    });
   }
 
   async get(accountId: string, id: string): Promise<StoredWebhook | null> {

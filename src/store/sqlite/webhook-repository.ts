@@ -25,10 +25,18 @@ export class SqliteWebhookRepository implements WebhookRepository {
     this.sql = statementCache(db);
   }
 
-  async create(w: StoredWebhook): Promise<void> {
+  async create(w: StoredWebhook, opts: { maxPerAccount?: number } = {}): Promise<boolean> {
     const cols = toColumns(w);
     const names = Object.keys(cols);
-    this.sql(`INSERT INTO webhooks (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
+    return writeTransaction(this.db, () => {
+      // Counted under the write lock: no other process inserts between the count and the insert.
+      if (opts.maxPerAccount !== undefined) {
+        const has = this.sql('SELECT count(*) FROM webhooks WHERE account_id = ?').pluck().get(w.account_id) as number;
+        if (has >= opts.maxPerAccount) return false;
+      }
+      this.sql(`INSERT INTO webhooks (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
+      return true;
+    });
   }
 
   async get(accountId: string, id: string): Promise<StoredWebhook | null> {
