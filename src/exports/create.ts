@@ -54,7 +54,7 @@ export async function createExport(ctx: ServerContext, accountId: string, reques
     expires_at: null,
     error: null,
   };
-  await store.jobs.enqueue(EXPORT_JOB, { export_id: e.id }, { key: `${EXPORT_JOB}:${e.id}` });
+  await store.jobs.enqueue(EXPORT_JOB, { export_id: e.id, account_id: accountId }, { key: `${EXPORT_JOB}:${e.id}` });
   await store.exports.create(e);
   wakeExportWorker(ctx);
   return e;

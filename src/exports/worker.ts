@@ -30,6 +30,8 @@ const MISSING_RETRIES = 9;
  */
 const ERROR_TRIES = 8;
 const ERROR_RETRY_MS = 5000;
+/** Accounts remembered as served (the least recent forgotten first). */
+const SERVED_REMEMBERED = 256;
 
 export interface ExportWorkerOptions {
   /** Awaited after each batch of rows (tests use it to catch a run in the middle). */
@@ -149,6 +151,30 @@ export function createExportWorker(ctx: ServerContext, given: ExportWorkerOption
     }
   }
 
+  /** Accounts whose exports this process ran, the most recent last. */
+  const served: string[] = [];
+
+  /**
+   * The oldest export of the account served longest ago: first the accounts this process has not
+   * run an export for, then those it has, the most recent last, and those with an export running
+   * in any process after all of them. An account that queued fifty exports has its next one run
+   * after another account's, not fifty before it; when only it has exports due, they run in turn.
+   * Jobs queued before 2026-11-28 carry no account and are taken with the first.
+   */
+  async function claimFairly(): Promise<Job | null> {
+    const running = new Set(await store.exports.runningAccounts());
+    const order = [...served.filter((a) => !running.has(a)), ...running];
+    const [job] = await store.jobs.claimMany([EXPORT_JOB], LEASE_MS, 1, { last: { field: 'account_id', values: order } });
+    const account = job?.payload.account_id;
+    if (typeof account === 'string') {
+      const at = served.indexOf(account);
+      if (at >= 0) served.splice(at, 1);
+      served.push(account);
+      if (served.length > SERVED_REMEMBERED) served.shift();
+    }
+    return job ?? null;
+  }
+
   let lastSweep = 0;
   const loop = (async () => {
     while (!stopping.signal.aborted) {
@@ -158,7 +184,7 @@ export function createExportWorker(ctx: ServerContext, given: ExportWorkerOption
       }
       let job: Job | null = null;
       try {
-        job = await store.jobs.claim([EXPORT_JOB], LEASE_MS);
+        job = await claimFairly();
       } catch {
         job = null;
       }

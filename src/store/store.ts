@@ -94,9 +94,11 @@ export interface JobQueue {
   /**
    * Claims up to `limit` due jobs of these kinds at once, each for `leaseMs`, oldest due first;
    * `skip` leaves out jobs whose payload field has one of these values, for each field given
-   * (deliveries to a webhook, or of an account, that already has its share in flight).
+   * (deliveries to a webhook, or of an account, that already has its share in flight). `last`
+   * puts the jobs whose payload field has one of its values after all others, in the order of
+   * those values (exports of the accounts served most recently last).
    */
-  claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts?: { skip?: readonly JobSkip[] }): Promise<Job[]>;
+  claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts?: { skip?: readonly JobSkip[]; last?: JobSkip }): Promise<Job[]>;
   /** Completes, retries or fails several claimed jobs in one transaction (each only under its current lease). */
   settle(results: readonly JobSettlement[]): Promise<void>;
 }

@@ -77,6 +77,25 @@ export function workContract(name: string, open: () => Promise<Store>): void {
       expect(rest.map((j) => j.payload.n).sort()).toEqual([1, 3]);
     }));
 
+    it('a claim can put the jobs of listed accounts last, in the list\'s order (fair export claims)', withStore(async (s) => {
+      const at = (ms: number) => new Date(Date.now() - 10_000 + ms);
+      await s.jobs.enqueueMany([
+        { kind: 'e', payload: { account_id: 'acc_a', n: 1 }, runAt: at(1) },
+        { kind: 'e', payload: { account_id: 'acc_a', n: 2 }, runAt: at(2) },
+        { kind: 'e', payload: { account_id: 'acc_b', n: 3 }, runAt: at(3) },
+        { kind: 'e', payload: { account_id: 'acc_c', n: 4 }, runAt: at(4) },
+        { kind: 'e', payload: { n: 5 }, runAt: at(5) },
+      ]);
+      const one = async (values: string[]) => (await s.jobs.claimMany(['e'], 60_000, 1, { last: { field: 'account_id', values } }))[0]?.payload.n;
+      // acc_a served most recently and acc_b before it: acc_c, then the job without an account, come first.
+      expect(await one(['acc_b', 'acc_a'])).toBe(4);
+      expect(await one(['acc_b', 'acc_a'])).toBe(5);
+      expect(await one(['acc_b', 'acc_a'])).toBe(3);
+      expect(await one(['acc_b', 'acc_a'])).toBe(1);
+      expect(await one([])).toBe(2);
+      expect(await one([])).toBeUndefined();
+    }));
+
     it('a claim can leave out jobs by several payload fields at once (a webhook, an account)', withStore(async (s) => {
       await s.jobs.enqueueMany([
         { kind: 'd', payload: { webhook_id: 'whk_a', account_id: 'acc_1', n: 1 } },

@@ -64,9 +64,11 @@ export class PgJobQueue implements JobQueue {
     return (await this.claimMany(kinds, leaseMs, 1))[0] ?? null;
   }
 
-  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: readonly JobSkip[] } = {}): Promise<Job[]> {
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: readonly JobSkip[]; last?: JobSkip } = {}): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
     const skips = activeSkips(opts.skip);
+    const [last] = activeSkips(opts.last ? [opts.last] : []);
+    const lastParam = 6 + skips.length;
     const leases = Array.from({ length: limit }, newLease);
     const r = await this.undoneOnLostAnswer(leases, () => this.db.query<JobRow>(
       `WITH due AS (
@@ -74,14 +76,14 @@ export class PgJobQueue implements JobQueue {
            SELECT id FROM jobs
            WHERE state = 'queued' AND kind = ANY($1) AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now())
              ${skips.map((skip, i) => `AND coalesce(payload->>'${skip.field}', '') <> ALL($${6 + i}::text[])`).join(' ')}
-           ORDER BY run_at LIMIT $2
+           ORDER BY ${last ? `coalesce(array_position($${lastParam}::text[], payload->>'${last.field}'), 0), ` : ''}run_at LIMIT $2
            FOR UPDATE SKIP LOCKED
          ) picked
        )
        UPDATE jobs j SET locked_until = now() + $3 * interval '1 millisecond', lease = ($4::text[])[due.n], locked_by = $5
        FROM due WHERE j.id = due.id
        RETURNING j.id, j.kind, j.payload, j.attempts, j.run_at, j.lease`,
-      [kinds, limit, leaseMs, leases, this.owner.id, ...skips.map((skip) => [...skip.values])],
+      [kinds, limit, leaseMs, leases, this.owner.id, ...skips.map((skip) => [...skip.values]), ...(last ? [[...last.values]] : [])],
     ));
     return r.rows
       .sort((a, b) => a.run_at.getTime() - b.run_at.getTime())

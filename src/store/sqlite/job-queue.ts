@@ -48,17 +48,18 @@ export class SqliteJobQueue implements JobQueue {
     return (await this.claimMany(kinds, leaseMs, 1))[0] ?? null;
   }
 
-  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: readonly JobSkip[] } = {}): Promise<Job[]> {
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: readonly JobSkip[]; last?: JobSkip } = {}): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
     const skips = activeSkips(opts.skip);
+    const [last] = activeSkips(opts.last ? [opts.last] : []);
     const select = this.sql(
       `SELECT id, kind, payload, attempts, run_at FROM jobs
        WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
          AND kind IN (${kinds.map(() => '?').join(', ')})
          ${skips.map((skip) => `AND coalesce(json_extract(payload, '$.${skip.field}'), '') NOT IN (SELECT value FROM json_each(?))`).join(' ')}
-       ORDER BY run_at LIMIT ?`,
+       ORDER BY ${last ? `coalesce((SELECT key + 1 FROM json_each(?) WHERE value = json_extract(payload, '$.${last.field}')), 0), ` : ''}run_at LIMIT ?`,
     );
-    const params = [...kinds, ...skips.map((skip) => JSON.stringify(skip.values)), limit];
+    const params = [...kinds, ...skips.map((skip) => JSON.stringify(skip.values)), ...(last ? [JSON.stringify(last.values)] : []), limit];
     const lock = this.sql('UPDATE jobs SET locked_until = ?, lease = ?, locked_by = ? WHERE id = ?');
     return writeTransaction(this.db, () => {
       // The clock is read inside the write lock: a claim that waited for the lock judges
