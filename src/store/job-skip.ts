@@ -1,9 +1,53 @@
-// The skips of a claim that leave anything out, their payload fields checked once for both
-// stores: a field's name is written into the SQL, so only plain names are let through.
-import type { JobSkip } from './store.js';
+// What a claim leaves out, puts last or caps, checked and worked out once for both stores: a
+// field's name is written into the SQL, so only plain names are let through.
+import type { ClaimOptions, JobCap, JobSkip } from './store.js';
+
+function checkField(field: string): void {
+  if (!/^[a-z_]+$/.test(field)) throw new Error(`invalid payload field ${field}`);
+}
 
 export function activeSkips(skips: readonly JobSkip[] | undefined): JobSkip[] {
   const active = (skips ?? []).filter((skip) => skip.values.length > 0);
-  for (const skip of active) if (!/^[a-z_]+$/.test(skip.field)) throw new Error(`invalid payload field ${skip.field}`);
+  for (const skip of active) checkField(skip.field);
   return active;
+}
+
+/** A claim's options with the caps' full values turned into skips (left out in the query itself). */
+export function claimPlan(opts: ClaimOptions): { skips: JobSkip[]; last: JobSkip | undefined; caps: readonly JobCap[] } {
+  const caps = opts.caps ?? [];
+  for (const cap of caps) checkField(cap.field);
+  const full = caps.map((cap) => ({ field: cap.field, values: [...cap.busy].filter(([, n]) => n >= cap.max).map(([value]) => value) }));
+  const [last] = activeSkips(opts.last ? [opts.last] : []);
+  return { skips: activeSkips([...(opts.skip ?? []), ...full]), last, caps };
+}
+
+/**
+ * Rows a capped claim reads to pick `limit` from: enough that one webhook's backlog at the head
+ * of the queue does not hide the others, few enough to read at every claim.
+ */
+export function capScan(limit: number): number {
+  return Math.min(Math.max(limit * 4, 64), 1000);
+}
+
+/** The candidates, in their order, that fit under every cap, up to `limit`. */
+export function pickWithinCaps<T extends { payload: Record<string, unknown> }>(candidates: readonly T[], caps: readonly JobCap[], limit: number): T[] {
+  const taken = caps.map(() => new Map<string, number>());
+  const picked: T[] = [];
+  for (const candidate of candidates) {
+    if (picked.length >= limit) break;
+    const values = caps.map((cap) => {
+      const value = candidate.payload[cap.field];
+      return typeof value === 'string' ? value : null;
+    });
+    const fits = caps.every((cap, i) => {
+      const value = values[i];
+      return value === null || (cap.busy.get(value) ?? 0) + (taken[i].get(value) ?? 0) < cap.max;
+    });
+    if (!fits) continue;
+    values.forEach((value, i) => {
+      if (value !== null) taken[i].set(value, (taken[i].get(value) ?? 0) + 1);
+    });
+    picked.push(candidate);
+  }
+  return picked;
 }

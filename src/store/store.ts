@@ -96,11 +96,29 @@ export interface JobQueue {
    * `skip` leaves out jobs whose payload field has one of these values, for each field given
    * (deliveries to a webhook, or of an account, that already has its share in flight). `last`
    * puts the jobs whose payload field has one of its values after all others, in the order of
-   * those values (exports of the accounts served most recently last).
+   * those values (exports of the accounts served most recently last). `caps` bound what one
+   * claim takes per value of a payload field (deliveries to one webhook, of one account).
    */
-  claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts?: { skip?: readonly JobSkip[]; last?: JobSkip }): Promise<Job[]>;
+  claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts?: ClaimOptions): Promise<Job[]>;
   /** Completes, retries or fails several claimed jobs in one transaction (each only under its current lease). */
   settle(results: readonly JobSettlement[]): Promise<void>;
+}
+
+export interface ClaimOptions {
+  skip?: readonly JobSkip[];
+  last?: JobSkip;
+  caps?: readonly JobCap[];
+}
+
+/**
+ * At most `max` jobs in flight per value of a payload field (a top-level string): `busy` counts
+ * those the caller has in flight already, and a claim takes no more than the rest. Jobs without
+ * the field are not counted.
+ */
+export interface JobCap {
+  field: string;
+  max: number;
+  busy: ReadonlyMap<string, number>;
 }
 
 /** Jobs to leave out of a claim: those whose payload `field` (a top-level string) is one of `values`. */

@@ -148,25 +148,18 @@ export class DeliveryWorker {
       // unless nothing at all is in flight.
       if (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0)) {
         try {
-          // Webhooks and accounts with their share in flight are left to other processes (and to
-          // later rounds), so their backlog does not stand in front of others' deliveries.
-          const full = (busy: Map<string, number>, share: number) => [...busy].filter(([, n]) => n >= share).map(([id]) => id);
+          // At most a webhook's (and an account's) share in flight: the claim itself passes over
+          // those with their share taken and takes no more of one than it has room for, so their
+          // backlog neither stands in front of others' deliveries nor is claimed to be handed back.
           const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, {
-            skip: [
-              { field: 'webhook_id', values: full(this.busyWebhooks, this.perWebhook) },
-              { field: 'account_id', values: full(this.busyAccounts, this.perAccount) },
+            caps: [
+              { field: 'webhook_id', max: this.perWebhook, busy: this.busyWebhooks },
+              { field: 'account_id', max: this.perAccount, busy: this.busyAccounts },
             ],
           });
-          const handBack: Job[] = [];
           for (const job of jobs) {
             const webhookId = String(job.payload.webhook_id);
             const accountId = typeof job.payload.account_id === 'string' ? job.payload.account_id : null;
-            // More of one webhook's (or account's) jobs in this batch than its share: hand the
-            // rest back (no attempt counted) for whichever process has room for them first.
-            if ((this.busyWebhooks.get(webhookId) ?? 0) >= this.perWebhook || (accountId !== null && (this.busyAccounts.get(accountId) ?? 0) >= this.perAccount)) {
-              handBack.push(job);
-              continue;
-            }
             take(this.busyWebhooks, webhookId);
             if (accountId !== null) take(this.busyAccounts, accountId);
             const p: Promise<void> = this.process(job)
@@ -179,9 +172,8 @@ export class DeliveryWorker {
               });
             this.inFlight.add(p);
           }
-          await Promise.all(handBack.map((job) => this.store.jobs.release(job).catch(() => undefined)));
-          // Claim again at once only when everything claimed could start; else wait for a slot to free.
-          if (handBack.length === 0 && jobs.length === free) continue;
+          // Claim again at once only when the claim was full; else wait for a slot to free.
+          if (jobs.length === free) continue;
         } catch {
           // The store is busy or closing: try again on the next round.
         }

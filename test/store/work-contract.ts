@@ -96,6 +96,30 @@ export function workContract(name: string, open: () => Promise<Store>): void {
       expect(await one([])).toBeUndefined();
     }));
 
+    it('a capped claim takes no more per webhook and per account than there is room for', withStore(async (s) => {
+      const at = (ms: number) => new Date(Date.now() - 10_000 + ms);
+      const jobs = [
+        ...Array.from({ length: 6 }, (_, i) => ({ webhook_id: 'whk_a', account_id: 'acc_1', n: i })),
+        { webhook_id: 'whk_b', account_id: 'acc_1', n: 6 },
+        { webhook_id: 'whk_c', account_id: 'acc_1', n: 7 },
+        { webhook_id: 'whk_d', account_id: 'acc_2', n: 8 },
+        { webhook_id: 'whk_e', n: 9 },
+      ];
+      await s.jobs.enqueueMany(jobs.map((payload, i) => ({ kind: 'd', payload, runAt: at(i) })));
+      const caps = (busyWebhooks: [string, number][], busyAccounts: [string, number][]) => [
+        { field: 'webhook_id', max: 4, busy: new Map(busyWebhooks) },
+        { field: 'account_id', max: 5, busy: new Map(busyAccounts) },
+      ];
+      // whk_a has 1 in flight (room 3), acc_1 has 1 (room 4): three of whk_a, then whk_b; not whk_c.
+      const first = await s.jobs.claimMany(['d'], 60_000, 10, { caps: caps([['whk_a', 1]], [['acc_1', 1]]) });
+      expect(first.map((j) => j.payload.n).sort((a, b) => Number(a) - Number(b))).toEqual([0, 1, 2, 6, 8, 9]);
+      // Nothing of a full webhook or account, the rest by age up to the limit.
+      const second = await s.jobs.claimMany(['d'], 60_000, 1, { caps: caps([['whk_a', 4]], [['acc_2', 5]]) });
+      expect(second.map((j) => j.payload.n)).toEqual([7]);
+      const rest = await s.jobs.claimMany(['d'], 60_000, 10, { caps: caps([], []) });
+      expect(rest.map((j) => j.payload.n).sort((a, b) => Number(a) - Number(b))).toEqual([3, 4, 5]);
+    }));
+
     it('a claim can leave out jobs by several payload fields at once (a webhook, an account)', withStore(async (s) => {
       await s.jobs.enqueueMany([
         { kind: 'd', payload: { webhook_id: 'whk_a', account_id: 'acc_1', n: 1 } },

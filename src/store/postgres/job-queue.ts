@@ -5,8 +5,8 @@
 // The database's clock judges every lease, so the processes' clocks need not agree.
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
-import type { Job, JobClaim, JobQueue, JobSettlement, JobSkip } from '../store.js';
-import { activeSkips } from '../job-skip.js';
+import type { ClaimOptions, Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
+import { capScan, claimPlan } from '../job-skip.js';
 import { isStoreUnavailable } from '../unavailable.js';
 import type { PgDb, Queryable } from './database.js';
 import { LeaseOwner } from '../lease-owner.js';
@@ -64,26 +64,35 @@ export class PgJobQueue implements JobQueue {
     return (await this.claimMany(kinds, leaseMs, 1))[0] ?? null;
   }
 
-  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: readonly JobSkip[]; last?: JobSkip } = {}): Promise<Job[]> {
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: ClaimOptions = {}): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
-    const skips = activeSkips(opts.skip);
-    const [last] = activeSkips(opts.last ? [opts.last] : []);
-    const lastParam = 6 + skips.length;
-    const leases = Array.from({ length: limit }, newLease);
-    const r = await this.undoneOnLostAnswer(leases, () => this.db.query<JobRow>(
-      `WITH due AS (
-         SELECT id, row_number() OVER () AS n FROM (
-           SELECT id FROM jobs
-           WHERE state = 'queued' AND kind = ANY($1) AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now())
-             ${skips.map((skip, i) => `AND coalesce(payload->>'${skip.field}', '') <> ALL($${6 + i}::text[])`).join(' ')}
-           ORDER BY ${last ? `coalesce(array_position($${lastParam}::text[], payload->>'${last.field}'), 0), ` : ''}run_at LIMIT $2
-           FOR UPDATE SKIP LOCKED
-         ) picked
-       )
+    const { skips, last, caps } = claimPlan(opts);
+    const params: unknown[] = [kinds, limit, leaseMs, Array.from({ length: limit }, newLease), this.owner.id];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const where = skips.map((skip) => `AND coalesce(payload->>'${skip.field}', '') <> ALL(${param([...skip.values])}::text[])`).join(' ');
+    const order = `${last ? `coalesce(array_position(${param([...last.values])}::text[], payload->>'${last.field}'), 0), ` : ''}run_at, id`;
+    const due = `SELECT id, payload, run_at FROM jobs
+      WHERE state = 'queued' AND kind = ANY($1) AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now()) ${where}
+      ORDER BY ${order}`;
+    // Capped: read a window of due jobs, then for each cap in turn keep those ranked within their
+    // webhook (account, …) under the room the caller has; the first `limit` of what is left.
+    const capped = () => {
+      let rows = `${due} LIMIT ${param(capScan(limit))} FOR UPDATE SKIP LOCKED`;
+      for (const cap of caps) {
+        const room = `${param(cap.max)} - coalesce((${param(JSON.stringify(Object.fromEntries(cap.busy)))}::jsonb ->> (payload->>'${cap.field}'))::int, 0)`;
+        rows = `SELECT id, payload, run_at FROM (
+            SELECT id, payload, run_at, row_number() OVER (PARTITION BY payload->>'${cap.field}' ORDER BY ${order}) AS rank FROM (${rows}) candidates
+          ) ranked WHERE payload->>'${cap.field}' IS NULL OR rank <= ${room}`;
+      }
+      return `SELECT id, payload, run_at FROM (${rows}) capped ORDER BY ${order} LIMIT $2`;
+    };
+    const picked = caps.length === 0 ? `${due} LIMIT $2 FOR UPDATE SKIP LOCKED` : capped();
+    const r = await this.undoneOnLostAnswer(params[3] as string[], () => this.db.query<JobRow>(
+      `WITH due AS (SELECT id, row_number() OVER () AS n FROM (${picked}) picked)
        UPDATE jobs j SET locked_until = now() + $3 * interval '1 millisecond', lease = ($4::text[])[due.n], locked_by = $5
        FROM due WHERE j.id = due.id
        RETURNING j.id, j.kind, j.payload, j.attempts, j.run_at, j.lease`,
-      [kinds, limit, leaseMs, leases, this.owner.id, ...skips.map((skip) => [...skip.values]), ...(last ? [[...last.values]] : [])],
+      params,
     ));
     return r.rows
       .sort((a, b) => a.run_at.getTime() - b.run_at.getTime())

@@ -5,8 +5,8 @@
 // transactions: the write lock is taken before the read, so two processes never claim one job.
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
-import { activeSkips } from '../job-skip.js';
-import type { Job, JobClaim, JobQueue, JobSettlement, JobSkip } from '../store.js';
+import { capScan, claimPlan, pickWithinCaps } from '../job-skip.js';
+import type { ClaimOptions, Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
 import { LeaseOwner } from './incarnation-repository.js';
@@ -48,10 +48,9 @@ export class SqliteJobQueue implements JobQueue {
     return (await this.claimMany(kinds, leaseMs, 1))[0] ?? null;
   }
 
-  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: { skip?: readonly JobSkip[]; last?: JobSkip } = {}): Promise<Job[]> {
+  async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: ClaimOptions = {}): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
-    const skips = activeSkips(opts.skip);
-    const [last] = activeSkips(opts.last ? [opts.last] : []);
+    const { skips, last, caps } = claimPlan(opts);
     const select = this.sql(
       `SELECT id, kind, payload, attempts, run_at FROM jobs
        WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
@@ -59,17 +58,18 @@ export class SqliteJobQueue implements JobQueue {
          ${skips.map((skip) => `AND coalesce(json_extract(payload, '$.${skip.field}'), '') NOT IN (SELECT value FROM json_each(?))`).join(' ')}
        ORDER BY ${last ? `coalesce((SELECT key + 1 FROM json_each(?) WHERE value = json_extract(payload, '$.${last.field}')), 0), ` : ''}run_at LIMIT ?`,
     );
-    const params = [...kinds, ...skips.map((skip) => JSON.stringify(skip.values)), ...(last ? [JSON.stringify(last.values)] : []), limit];
+    const scan = caps.length > 0 ? capScan(limit) : limit;
+    const params = [...kinds, ...skips.map((skip) => JSON.stringify(skip.values)), ...(last ? [JSON.stringify(last.values)] : []), scan];
     const lock = this.sql('UPDATE jobs SET locked_until = ?, lease = ?, locked_by = ? WHERE id = ?');
     return writeTransaction(this.db, () => {
       // The clock is read inside the write lock: a claim that waited for the lock judges
       // leases by the time it actually claims.
       const now = Date.now();
-      const found = select.all(now, now, ...params) as JobRow[];
-      return found.map((row) => {
+      const rows = (select.all(now, now, ...params) as JobRow[]).map((row) => ({ row, payload: JSON.parse(row.payload) as Record<string, unknown> }));
+      return pickWithinCaps(rows, caps, limit).map(({ row, payload }) => {
         const lease = newLease();
         lock.run(now + leaseMs, lease, this.owner.id, row.id);
-        return { id: row.id, kind: row.kind, payload: JSON.parse(row.payload), attempts: row.attempts, runAt: new Date(row.run_at), lease };
+        return { id: row.id, kind: row.kind, payload, attempts: row.attempts, runAt: new Date(row.run_at), lease };
       });
     });
   }
