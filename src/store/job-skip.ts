@@ -12,11 +12,11 @@ export function activeSkips(skips: readonly JobSkip[] | undefined): JobSkip[] {
   return active;
 }
 
-/** A claim's options with the caps' full values turned into skips (left out in the query itself). */
+/** A claim's options; past full caps, their full values turned into skips (left out in the query itself). */
 export function claimPlan(opts: ClaimOptions): { skips: JobSkip[]; last: JobSkip | undefined; caps: readonly JobCap[] } {
   const caps = opts.caps ?? [];
   for (const cap of caps) checkField(cap.field);
-  const full = caps.map((cap) => ({ field: cap.field, values: [...cap.busy].filter(([, n]) => n >= cap.max).map(([value]) => value) }));
+  const full = opts.pastFull ? caps.map((cap) => ({ field: cap.field, values: [...cap.busy].filter(([, n]) => n >= cap.max).map(([value]) => value) })) : [];
   const [last] = activeSkips(opts.last ? [opts.last] : []);
   return { skips: activeSkips([...(opts.skip ?? []), ...full]), last, caps };
 }
@@ -26,7 +26,7 @@ export function claimPlan(opts: ClaimOptions): { skips: JobSkip[]; last: JobSkip
  * of the queue does not hide the others, few enough to read at every claim.
  */
 export function capScan(limit: number): number {
-  return Math.min(Math.max(limit * 4, 64), 1000);
+  return Math.min(Math.max(limit, 32), 1000);
 }
 
 /** The candidates, in their order, that fit under every cap, up to `limit`. */

@@ -108,6 +108,12 @@ export interface ClaimOptions {
   skip?: readonly JobSkip[];
   last?: JobSkip;
   caps?: readonly JobCap[];
+  /**
+   * With caps: also walk past the due jobs of values with no room left (their whole backlog, at
+   * a cost that grows with it) to find others; without, only a window at the head of the queue
+   * is read (`capScan`).
+   */
+  pastFull?: boolean;
 }
 
 /**

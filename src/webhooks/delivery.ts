@@ -77,6 +77,8 @@ interface Settled extends AttemptSettlement {
 /** Backing off while the database is out of reach: from this, doubling, up to the cap. */
 const BACKOFF_MS = 250;
 const BACKOFF_CAP_MS = 4000;
+/** How long after a claim past the full webhooks' backlogs found nothing before walking them again. */
+const PAST_FULL_PAUSE_MS = 250;
 
 export class DeliveryWorker {
   private readonly schedule: readonly number[];
@@ -102,6 +104,8 @@ export class DeliveryWorker {
   /** Cuts the attempts still in flight when the stop's grace has run out. */
   private readonly cutAttempts = new AbortController();
   private loop: Promise<void> | undefined;
+  /** When a claim past the full webhooks' backlogs last found nothing. */
+  private pastFullFoundNothingAt = 0;
 
   constructor(
     private readonly store: Store,
@@ -148,32 +152,8 @@ export class DeliveryWorker {
       // unless nothing at all is in flight.
       if (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0)) {
         try {
-          // At most a webhook's (and an account's) share in flight: the claim itself passes over
-          // those with their share taken and takes no more of one than it has room for, so their
-          // backlog neither stands in front of others' deliveries nor is claimed to be handed back.
-          const jobs = await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, {
-            caps: [
-              { field: 'webhook_id', max: this.perWebhook, busy: this.busyWebhooks },
-              { field: 'account_id', max: this.perAccount, busy: this.busyAccounts },
-            ],
-          });
-          for (const job of jobs) {
-            const webhookId = String(job.payload.webhook_id);
-            const accountId = typeof job.payload.account_id === 'string' ? job.payload.account_id : null;
-            take(this.busyWebhooks, webhookId);
-            if (accountId !== null) take(this.busyAccounts, accountId);
-            const p: Promise<void> = this.process(job)
-              .catch(() => undefined)
-              .finally(() => {
-                this.inFlight.delete(p);
-                give(this.busyWebhooks, webhookId);
-                if (accountId !== null) give(this.busyAccounts, accountId);
-                wakeup.wake();
-              });
-            this.inFlight.add(p);
-          }
           // Claim again at once only when the claim was full; else wait for a slot to free.
-          if (jobs.length === free) continue;
+          if ((await this.claimAndStart(free)) === free) continue;
         } catch {
           // The store is busy or closing: try again on the next round.
         }
@@ -181,6 +161,49 @@ export class DeliveryWorker {
       if (!this.stopping) await wakeup.wait(this.idlePollMs);
     }
     await Promise.all(this.inFlight);
+  }
+
+  /**
+   * At most a webhook's (and an account's) share in flight: the claim takes no more of one than
+   * it has room for, so no job is claimed to be handed back. First from the head of the queue;
+   * when that fills fewer slots than are free, past the backlogs of the webhooks with their
+   * share taken, so that those do not stand in front of the others' deliveries. That walk costs
+   * what the backlogs hold (one webhook's week of events: every row, under the write lock on
+   * SQLite), so once it finds nothing it waits PAST_FULL_PAUSE_MS before walking again.
+   */
+  private async claimAndStart(free: number): Promise<number> {
+    const caps = () => [
+      { field: 'webhook_id', max: this.perWebhook, busy: this.busyWebhooks },
+      { field: 'account_id', max: this.perAccount, busy: this.busyAccounts },
+    ];
+    let started = this.startAll(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, { caps: caps() }));
+    if (started < free && Date.now() - this.pastFullFoundNothingAt >= PAST_FULL_PAUSE_MS) {
+      const more = this.startAll(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free - started, { caps: caps(), pastFull: true }));
+      if (more === 0) this.pastFullFoundNothingAt = Date.now();
+      started += more;
+    }
+    return started;
+  }
+
+  /** Starts an attempt of each claimed job; how many. */
+  private startAll(jobs: readonly Job[]): number {
+    const wakeup = webhookSignals(this.store).delivery;
+    for (const job of jobs) {
+      const webhookId = String(job.payload.webhook_id);
+      const accountId = typeof job.payload.account_id === 'string' ? job.payload.account_id : null;
+      take(this.busyWebhooks, webhookId);
+      if (accountId !== null) take(this.busyAccounts, accountId);
+      const p: Promise<void> = this.process(job)
+        .catch(() => undefined)
+        .finally(() => {
+          this.inFlight.delete(p);
+          give(this.busyWebhooks, webhookId);
+          if (accountId !== null) give(this.busyAccounts, accountId);
+          wakeup.wake();
+        });
+      this.inFlight.add(p);
+    }
+    return jobs.length;
   }
 
   /** One attempt of one job; its outcome is written with the next batch. Public for tests and the bench. */

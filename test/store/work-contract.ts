@@ -120,6 +120,18 @@ export function workContract(name: string, open: () => Promise<Store>): void {
       expect(rest.map((j) => j.payload.n).sort((a, b) => Number(a) - Number(b))).toEqual([3, 4, 5]);
     }));
 
+    it('a capped claim reads a window at the head; pastFull walks past the backlog of a full webhook', withStore(async (s) => {
+      const at = (ms: number) => new Date(Date.now() - 10_000 + ms);
+      await s.jobs.enqueueMany([
+        ...Array.from({ length: 40 }, (_, i) => ({ kind: 'd', payload: { webhook_id: 'whk_busy', n: i }, runAt: at(i) })),
+        { kind: 'd', payload: { webhook_id: 'whk_idle', n: 40 }, runAt: at(40) },
+      ]);
+      const caps = [{ field: 'webhook_id', max: 4, busy: new Map([['whk_busy', 4]]) }];
+      // The window (32 rows here) holds only the full webhook's jobs.
+      expect(await s.jobs.claimMany(['d'], 60_000, 1, { caps })).toEqual([]);
+      expect((await s.jobs.claimMany(['d'], 60_000, 1, { caps, pastFull: true })).map((j) => j.payload.n)).toEqual([40]);
+    }));
+
     it('a claim can leave out jobs by several payload fields at once (a webhook, an account)', withStore(async (s) => {
       await s.jobs.enqueueMany([
         { kind: 'd', payload: { webhook_id: 'whk_a', account_id: 'acc_1', n: 1 } },

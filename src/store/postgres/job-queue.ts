@@ -70,7 +70,7 @@ export class PgJobQueue implements JobQueue {
     const params: unknown[] = [kinds, limit, leaseMs, Array.from({ length: limit }, newLease), this.owner.id];
     const param = (value: unknown) => `$${params.push(value)}`;
     const where = skips.map((skip) => `AND coalesce(payload->>'${skip.field}', '') <> ALL(${param([...skip.values])}::text[])`).join(' ');
-    const order = `${last ? `coalesce(array_position(${param([...last.values])}::text[], payload->>'${last.field}'), 0), ` : ''}run_at, id`;
+    const order = `${last ? `coalesce(array_position(${param([...last.values])}::text[], payload->>'${last.field}'), 0), ` : ''}run_at`;
     const due = `SELECT id, payload, run_at FROM jobs
       WHERE state = 'queued' AND kind = ANY($1) AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now()) ${where}
       ORDER BY ${order}`;

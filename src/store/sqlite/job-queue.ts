@@ -15,7 +15,6 @@ import { writeTransaction } from './write-transaction.js';
 interface JobRow {
   id: string;
   kind: string;
-  payload: string;
   attempts: number;
   run_at: number;
 }
@@ -51,8 +50,11 @@ export class SqliteJobQueue implements JobQueue {
   async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: ClaimOptions = {}): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
     const { skips, last, caps } = claimPlan(opts);
+    // Capped, the window's rows bring only the fields the caps look at (read by SQLite from the
+    // payload); the payloads, with their event bodies, are read for the rows picked only.
+    const columns = caps.length > 0 ? caps.map((cap, i) => `json_extract(payload, '$.${cap.field}') AS cap_${i}`).join(', ') : 'payload';
     const select = this.sql(
-      `SELECT id, kind, payload, attempts, run_at FROM jobs
+      `SELECT id, kind, attempts, run_at, ${columns} FROM jobs
        WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
          AND kind IN (${kinds.map(() => '?').join(', ')})
          ${skips.map((skip) => `AND coalesce(json_extract(payload, '$.${skip.field}'), '') NOT IN (SELECT value FROM json_each(?))`).join(' ')}
@@ -60,16 +62,17 @@ export class SqliteJobQueue implements JobQueue {
     );
     const scan = caps.length > 0 ? capScan(limit) : limit;
     const params = [...kinds, ...skips.map((skip) => JSON.stringify(skip.values)), ...(last ? [JSON.stringify(last.values)] : []), scan];
-    const lock = this.sql('UPDATE jobs SET locked_until = ?, lease = ?, locked_by = ? WHERE id = ?');
+    const lock = this.sql('UPDATE jobs SET locked_until = ?, lease = ?, locked_by = ? WHERE id = ? RETURNING payload');
     return writeTransaction(this.db, () => {
       // The clock is read inside the write lock: a claim that waited for the lock judges
       // leases by the time it actually claims.
       const now = Date.now();
-      const rows = (select.all(now, now, ...params) as JobRow[]).map((row) => ({ row, payload: JSON.parse(row.payload) as Record<string, unknown> }));
-      return pickWithinCaps(rows, caps, limit).map(({ row, payload }) => {
+      const rows = select.all(now, now, ...params) as (JobRow & Record<string, unknown>)[];
+      const candidates = rows.map((row) => ({ row, payload: caps.length > 0 ? Object.fromEntries(caps.map((cap, i) => [cap.field, row[`cap_${i}`]])) : {} }));
+      return pickWithinCaps(candidates, caps, limit).map(({ row }) => {
         const lease = newLease();
-        lock.run(now + leaseMs, lease, this.owner.id, row.id);
-        return { id: row.id, kind: row.kind, payload, attempts: row.attempts, runAt: new Date(row.run_at), lease };
+        const { payload } = lock.get(now + leaseMs, lease, this.owner.id, row.id) as { payload: string };
+        return { id: row.id, kind: row.kind, payload: JSON.parse(payload) as Record<string, unknown>, attempts: row.attempts, runAt: new Date(row.run_at), lease };
       });
     });
   }
