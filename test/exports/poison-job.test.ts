@@ -2,37 +2,27 @@
 // cannot be read: its files column is not JSON). Until 2026-11-28 the worker put it back 5 s
 // later, for good. Now it backs off, gives up after its tries, settles the export failed (one
 // export.failed event) and marks the job failed with the last error.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import type { ServerContext } from '../../src/app/context.js';
-import { Signer } from '../../src/app/signer.js';
 import type { RunningWorker } from '../../src/app/worker.js';
 import { createExport, validateExportRequest } from '../../src/exports/create.js';
 import { createExportWorker } from '../../src/exports/worker.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { workerRegister, type WorkerRegister } from './worker-register.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'bolag-poison-job-'));
-let store: SqliteStore | undefined;
+let register: WorkerRegister | undefined;
 let worker: RunningWorker | undefined;
-afterAll(async () => {
-  await worker?.stop();
-  await store?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(async () => register?.close([worker]));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it('is tried a bounded number of times, then the export is failed once and the job is failed', async () => {
-  store = openSqliteStore(join(dir, 'register.db'), { exportDir: join(dir, 'exports') });
-  const ctx: ServerContext = { store, signer: new Signer('poison'), options: {}, rateLimiter: null, baseUrl: () => 'http://127.0.0.1:1/api/public/v1' };
+  register = workerRegister('poison-job');
+  const { store, ctx } = register;
   const e = await createExport(ctx, 'acc_poison', validateExportRequest({ format: 'csv', filters: {} }));
   store.db.prepare("UPDATE exports SET files = '{not json' WHERE id = ?").run(e.id);
   await expect(store.exports.getById(e.id)).rejects.toThrow(SyntaxError);
 
   worker = createExportWorker(ctx, { threads: 0, pollMs: 20, errorRetryMs: 5 });
-  const job = () => store!.db.prepare('SELECT state, attempts, last_error FROM jobs WHERE key = ?').get(`export.run:${e.id}`) as { state: string; attempts: number; last_error: string };
+  const job = () => store.db.prepare('SELECT state, attempts, last_error FROM jobs WHERE key = ?').get(`export.run:${e.id}`) as { state: string; attempts: number; last_error: string };
   for (let i = 0; i < 200 && job().state !== 'failed'; i++) await sleep(50);
 
   expect(job()).toMatchObject({ state: 'failed', attempts: 8 });

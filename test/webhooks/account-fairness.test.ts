@@ -2,41 +2,13 @@
 // delivery gets at most half of a process's 64 slots (4 a webhook would let 20 webhooks take
 // all 64), so another account's deliveries go on meanwhile instead of waiting out the 10 s
 // attempt timeouts.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BolagEvent } from '../../src/core/events.js';
 import { newId } from '../../src/core/ids.js';
-import { call, newKey, startReceiver, startTestServer, waitFor, type Receiver, type TestServer } from './helpers.js';
+import { call, newKey, startReceiver, startStallingReceiver, startTestServer, waitFor, type Receiver, type TestServer } from './helpers.js';
 
 const EVENTS = 100;
 const STALLING_WEBHOOKS = 20;
-
-/** A receiver that answers nothing until closed, counting the requests it holds at once. */
-async function startStallingReceiver() {
-  const held: http.ServerResponse[] = [];
-  let open = 0;
-  let mostOpen = 0;
-  const server = http.createServer((req, res) => {
-    open++;
-    mostOpen = Math.max(mostOpen, open);
-    res.on('close', () => open--);
-    req.resume();
-    held.push(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get mostOpen() {
-      return mostOpen;
-    },
-    async close() {
-      for (const res of held) if (!res.writableEnded) res.end('ok');
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
 
 let s: TestServer;
 let fast: Receiver;

@@ -1,42 +1,11 @@
 // Fairness: an endpoint that holds every delivery (up to the 10 s timeout) gets a bounded share
 // of the delivery slots, so the deliveries to another webhook are not held up behind it.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BolagEvent } from '../../src/core/events.js';
 import { newId } from '../../src/core/ids.js';
-import { call, startReceiver, startTestServer, waitFor, type Receiver, type TestServer } from './helpers.js';
+import { call, startReceiver, startStallingReceiver, startTestServer, waitFor, type Receiver, type TestServer } from './helpers.js';
 
 const EVENTS = 150;
-
-/** A receiver that answers nothing until released: the slowest endpoint there is. */
-async function startStallingReceiver() {
-  const held: http.ServerResponse[] = [];
-  let open = 0;
-  let mostOpen = 0;
-  const server = http.createServer((req, res) => {
-    open++;
-    mostOpen = Math.max(mostOpen, open);
-    res.on('close', () => open--);
-    req.resume();
-    held.push(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get received() {
-      return held.length;
-    },
-    get mostOpen() {
-      return mostOpen;
-    },
-    async close() {
-      for (const res of held) if (!res.writableEnded) res.end('ok');
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
 
 let s: TestServer;
 let fast: Receiver;

@@ -129,3 +129,32 @@ export async function waitFor<T>(fn: () => T | Promise<T>, opts: { timeoutMs?: n
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A receiver that answers nothing until closed (the slowest endpoint there is), counting the requests it holds at once. */
+export async function startStallingReceiver() {
+  const held: http.ServerResponse[] = [];
+  let open = 0;
+  let mostOpen = 0;
+  const server = http.createServer((req, res) => {
+    open++;
+    mostOpen = Math.max(mostOpen, open);
+    res.on('close', () => open--);
+    req.resume();
+    held.push(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get received() {
+      return held.length;
+    },
+    get mostOpen() {
+      return mostOpen;
+    },
+    async close() {
+      for (const res of held) if (!res.writableEnded) res.end('ok');
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
