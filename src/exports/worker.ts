@@ -25,11 +25,14 @@ const MISSING_RETRIES = 9;
 /**
  * A run that throws past the export's own failure path (its row unreadable, the store refusing
  * its writes) is tried again 5 s later and twice as long after each try, this many times in all
- * (about 10 minutes), then given up: the export settled failed where the store lets us, the job
- * marked failed with its last error. Until 2026-11-28 such a job came back every 5 s for good.
+ * (about 10 minutes), then given up: the export settled failed, then the job marked failed with
+ * its last error. Until 2026-11-28 such a job came back every 5 s for good. The tries a missing
+ * export row took count too (they are few, at the export's creation).
  */
 const ERROR_TRIES = 8;
 const ERROR_RETRY_MS = 5000;
+/** After the tries, how long before failing the export is tried again when that could not be written. */
+const GIVE_UP_RETRY_MS = 10 * 60_000;
 /** Accounts remembered as served (the least recent forgotten first). */
 const SERVED_REMEMBERED = 256;
 
@@ -121,29 +124,40 @@ export function createExportWorker(ctx: ServerContext, given: ExportWorkerOption
         await store.jobs.release(job).catch(() => undefined);
         return;
       }
-      if (isStoreUnavailable(err)) await handBackWhenReachable(job, String(err));
+      if (isStoreUnavailable(err)) await handBackWhenReachable(job);
       else if (job.attempts + 1 >= ERROR_TRIES) await giveUp(job, exportId, String(err));
       else await store.jobs.retry(job, new Date(Date.now() + (opts.errorRetryMs ?? ERROR_RETRY_MS) * 2 ** job.attempts), String(err)).catch(() => undefined);
     }
   }
 
+  /**
+   * Fails the export, then the job: only while the job is still ours (a worker that took it over
+   * runs the export), and only once the export is settled, so that no export is left running
+   * with no job to settle it. When even that cannot be written, the job comes back later.
+   */
   async function giveUp(job: Job, exportId: string, error: string): Promise<void> {
-    // A run settles only from running; the run may have thrown before it got there.
-    const settle = async () => (await store.exports.start(exportId)) && settleFailed(store, exportId, { ...INTERNAL_FAILURE });
-    await settle().catch(() => undefined);
-    await store.jobs.fail(job, error).catch(() => undefined);
+    try {
+      if (!(await store.jobs.extend(job, LEASE_MS))) return;
+      // A run settles only from running; the run may have thrown before it got there. Not
+      // startable: settled already.
+      if ((await store.exports.start(exportId)) && !(await settleFailed(store, exportId, { ...INTERNAL_FAILURE }))) return;
+      await store.jobs.fail(job, error);
+    } catch (settling) {
+      await store.jobs.retry(job, new Date(Date.now() + GIVE_UP_RETRY_MS), `${error}; failing the export: ${String(settling)}`).catch(() => undefined);
+    }
   }
 
   /**
    * The database went away mid-run: keep trying, backing off, to put the job back due at once,
    * so the export runs again as soon as the database answers rather than a lease later. If it
-   * stays away longer than the lease, the lease lapses and any worker takes the job then.
+   * stays away longer than the lease, the lease lapses and any worker takes the job then. No
+   * attempt is counted: the database's outage is not a try of the export's (ERROR_TRIES).
    */
-  async function handBackWhenReachable(job: Job, error: string): Promise<void> {
+  async function handBackWhenReachable(job: Job): Promise<void> {
     const giveUpAt = Date.now() + LEASE_MS;
     for (let wait = 250; !stopping.signal.aborted && Date.now() < giveUpAt; wait = Math.min(wait * 2, 4000)) {
       try {
-        await store.jobs.retry(job, new Date(), error);
+        await store.jobs.release(job);
         return;
       } catch {
         await sleep(wait);
@@ -162,7 +176,7 @@ export function createExportWorker(ctx: ServerContext, given: ExportWorkerOption
    * Jobs queued before 2026-11-28 carry no account and are taken with the first.
    */
   async function claimFairly(): Promise<Job | null> {
-    const running = new Set(await store.exports.runningAccounts());
+    const running = new Set(await store.jobs.leasedValues(EXPORT_JOB, 'account_id'));
     const order = [...served.filter((a) => !running.has(a)), ...running];
     const [job] = await store.jobs.claimMany([EXPORT_JOB], LEASE_MS, 1, { last: { field: 'account_id', values: order } });
     const account = job?.payload.account_id;

@@ -38,8 +38,6 @@ export interface ExportRepository {
    * lease lapsed while settling must not reopen what that one completed.
    */
   start(id: string): Promise<boolean>;
-  /** The accounts with an export running now, in any process (so that a claim can take another account's first). */
-  runningAccounts(): Promise<string[]>;
   /** Completed exports of any account whose links expired before `before` and whose files are still listed. */
   expired(before: string, limit: number): Promise<StoredExport[]>;
   /**

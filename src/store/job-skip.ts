@@ -2,20 +2,22 @@
 // field's name is written into the SQL, so only plain names are let through.
 import type { ClaimOptions, JobCap, JobSkip } from './store.js';
 
-function checkField(field: string): void {
+/** The name of a payload field, checked to be a plain name (it is written into the SQL). */
+export function payloadField(field: string): string {
   if (!/^[a-z_]+$/.test(field)) throw new Error(`invalid payload field ${field}`);
+  return field;
 }
 
 export function activeSkips(skips: readonly JobSkip[] | undefined): JobSkip[] {
   const active = (skips ?? []).filter((skip) => skip.values.length > 0);
-  for (const skip of active) checkField(skip.field);
+  for (const skip of active) payloadField(skip.field);
   return active;
 }
 
 /** A claim's options; past full caps, their full values turned into skips (left out in the query itself). */
 export function claimPlan(opts: ClaimOptions): { skips: JobSkip[]; last: JobSkip | undefined; caps: readonly JobCap[] } {
   const caps = opts.caps ?? [];
-  for (const cap of caps) checkField(cap.field);
+  for (const cap of caps) payloadField(cap.field);
   const full = opts.pastFull ? caps.map((cap) => ({ field: cap.field, values: [...cap.busy].filter(([, n]) => n >= cap.max).map(([value]) => value) })) : [];
   const [last] = activeSkips(opts.last ? [opts.last] : []);
   return { skips: activeSkips([...(opts.skip ?? []), ...full]), last, caps };

@@ -86,6 +86,8 @@ export interface JobQueue {
   complete(job: JobClaim): Promise<boolean>;
   /** Puts the job back to run at `runAt`, counting the attempt. */
   retry(job: JobClaim, runAt: Date, error: string): Promise<boolean>;
+  /** The values of a payload field (a plain name) among the jobs of this kind under a live lease: the work running now, in any process. */
+  leasedValues(kind: string, field: string): Promise<string[]>;
   /** Hands the job back at once without counting an attempt (a graceful stop). */
   release(job: JobClaim): Promise<boolean>;
   fail(job: JobClaim, error: string): Promise<boolean>;

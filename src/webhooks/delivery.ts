@@ -77,8 +77,12 @@ interface Settled extends AttemptSettlement {
 /** Backing off while the database is out of reach: from this, doubling, up to the cap. */
 const BACKOFF_MS = 250;
 const BACKOFF_CAP_MS = 4000;
-/** How long after a claim past the full webhooks' backlogs found nothing before walking them again. */
+/**
+ * After a claim past the full webhooks' backlogs found nothing, how long before walking them
+ * again: from this, doubling while they find nothing, up to the cap.
+ */
 const PAST_FULL_PAUSE_MS = 250;
+const PAST_FULL_PAUSE_CAP_MS = 2000;
 
 export class DeliveryWorker {
   private readonly schedule: readonly number[];
@@ -104,8 +108,9 @@ export class DeliveryWorker {
   /** Cuts the attempts still in flight when the stop's grace has run out. */
   private readonly cutAttempts = new AbortController();
   private loop: Promise<void> | undefined;
-  /** When a claim past the full webhooks' backlogs last found nothing. */
-  private pastFullFoundNothingAt = 0;
+  /** No claim past the full webhooks' backlogs before this (they found nothing lately), and the pause after the next that finds nothing. */
+  private pastFullNotBefore = 0;
+  private pastFullPauseMs = PAST_FULL_PAUSE_MS;
 
   constructor(
     private readonly store: Store,
@@ -167,9 +172,10 @@ export class DeliveryWorker {
    * At most a webhook's (and an account's) share in flight: the claim takes no more of one than
    * it has room for, so no job is claimed to be handed back. First from the head of the queue;
    * when that fills fewer slots than are free, past the backlogs of the webhooks with their
-   * share taken, so that those do not stand in front of the others' deliveries. That walk costs
-   * what the backlogs hold (one webhook's week of events: every row, under the write lock on
-   * SQLite), so once it finds nothing it waits PAST_FULL_PAUSE_MS before walking again.
+   * share taken, so that those do not stand in front of the others' deliveries, as long as that
+   * finds some. That walk costs what the backlogs hold (one webhook's week of events: every row,
+   * under the write lock on SQLite), so once it finds nothing it pauses (PAST_FULL_PAUSE_MS,
+   * doubling while it keeps finding nothing) before walking again.
    */
   private async claimAndStart(free: number): Promise<number> {
     const caps = () => [
@@ -177,9 +183,14 @@ export class DeliveryWorker {
       { field: 'account_id', max: this.perAccount, busy: this.busyAccounts },
     ];
     let started = this.startAll(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, { caps: caps() }));
-    if (started < free && Date.now() - this.pastFullFoundNothingAt >= PAST_FULL_PAUSE_MS) {
+    while (started < free && Date.now() >= this.pastFullNotBefore) {
       const more = this.startAll(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free - started, { caps: caps(), pastFull: true }));
-      if (more === 0) this.pastFullFoundNothingAt = Date.now();
+      if (more === 0) {
+        this.pastFullNotBefore = Date.now() + this.pastFullPauseMs;
+        this.pastFullPauseMs = Math.min(this.pastFullPauseMs * 2, PAST_FULL_PAUSE_CAP_MS);
+        break;
+      }
+      this.pastFullPauseMs = PAST_FULL_PAUSE_MS;
       started += more;
     }
     return started;

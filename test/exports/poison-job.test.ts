@@ -36,3 +36,33 @@ it('is tried a bounded number of times, then the export is failed once and the j
   await sleep(300);
   expect(job()).toMatchObject({ state: 'failed', attempts: 8 });
 }, 30_000);
+
+it('is not failed while failing its export cannot be written: the job comes back instead', async () => {
+  const { store, ctx } = register!;
+  await worker?.stop();
+  worker = undefined;
+  const e = await createExport(ctx, 'acc_poison', validateExportRequest({ format: 'csv', filters: {} }));
+  store.db.prepare("UPDATE exports SET files = '{not json' WHERE id = ?").run(e.id);
+  // The outbox refuses every write, so the export.failed event (and with it the settle) cannot be written.
+  store.db.exec("CREATE TRIGGER outbox_refuses BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox refuses'); END");
+  const job = () => store.db.prepare('SELECT state, attempts, last_error, run_at FROM jobs WHERE key = ?').get(`export.run:${e.id}`) as { state: string; attempts: number; last_error: string | null; run_at: number };
+  worker = createExportWorker(ctx, { threads: 0, pollMs: 20, errorRetryMs: 5 });
+  for (let i = 0; i < 200 && !/failing the export/.test(job().last_error ?? ''); i++) await sleep(50);
+  await worker.stop();
+  worker = undefined;
+  expect(job()).toMatchObject({ state: 'queued', attempts: 8 });
+  expect(job().last_error).toMatch(/failing the export: .*outbox refuses/);
+  expect(job().run_at).toBeGreaterThan(Date.now() + 5 * 60_000);
+  expect((await store.outbox.readAfter(0, 1000)).filter((x) => x.event.data.export_id === e.id)).toEqual([]);
+
+  // Once the outbox takes writes again, the next time the job comes back fails the export, once
+  // (its row still unreadable: the attempt to fail it had started it, which emptied its files).
+  store.db.exec('DROP TRIGGER outbox_refuses');
+  store.db.prepare("UPDATE exports SET files = '{not json' WHERE id = ?").run(e.id);
+  store.db.prepare('UPDATE jobs SET run_at = 0 WHERE key = ?').run(`export.run:${e.id}`);
+  worker = createExportWorker(ctx, { threads: 0, pollMs: 20, errorRetryMs: 5 });
+  for (let i = 0; i < 200 && job().state !== 'failed'; i++) await sleep(50);
+  expect(job().state).toBe('failed');
+  expect(await store.exports.getById(e.id)).toMatchObject({ status: 'failed', error: { code: 'internal_error' } });
+  expect((await store.outbox.readAfter(0, 1000)).filter((x) => x.event.data.export_id === e.id).map((x) => x.event.type)).toEqual(['export.failed']);
+}, 30_000);

@@ -120,6 +120,21 @@ export function workContract(name: string, open: () => Promise<Store>): void {
       expect(rest.map((j) => j.payload.n).sort((a, b) => Number(a) - Number(b))).toEqual([3, 4, 5]);
     }));
 
+    it('leasedValues: the payload values of the jobs of a kind under a live lease', withStore(async (s) => {
+      await s.jobs.enqueueMany([
+        { kind: 'x', payload: { account_id: 'acc_1' } },
+        { kind: 'x', payload: { account_id: 'acc_2' } },
+        { kind: 'x', payload: { n: 3 } },
+        { kind: 'y', payload: { account_id: 'acc_3' } },
+      ]);
+      expect(await s.jobs.leasedValues('x', 'account_id')).toEqual([]);
+      const claimed = await s.jobs.claimMany(['x', 'y'], 60_000, 10);
+      expect((await s.jobs.leasedValues('x', 'account_id')).sort()).toEqual(['acc_1', 'acc_2']);
+      for (const job of claimed.filter((j) => j.payload.account_id === 'acc_1')) await s.jobs.release(job);
+      expect(await s.jobs.leasedValues('x', 'account_id')).toEqual(['acc_2']);
+      await expect(s.jobs.leasedValues('x', "a') OR 1=1 --")).rejects.toThrow(/invalid payload field/);
+    }));
+
     it('a capped claim reads a window at the head; pastFull walks past the backlog of a full webhook', withStore(async (s) => {
       const at = (ms: number) => new Date(Date.now() - 10_000 + ms);
       await s.jobs.enqueueMany([

@@ -58,10 +58,6 @@ export class PgExportRepository implements ExportRepository {
     await updateWhere(this.db, id, patch);
   }
 
-  async runningAccounts(): Promise<string[]> {
-    return (await this.db.query<{ account_id: string }>("SELECT DISTINCT account_id FROM exports WHERE status = 'running'")).rows.map((r) => r.account_id);
-  }
-
   async expired(before: string, limit: number): Promise<StoredExport[]> {
     const r = await this.db.query<StoredExport>(
       `${SELECT} WHERE status = 'completed' AND expires_at < $1 AND files::text <> '[]' ORDER BY expires_at LIMIT $2`,

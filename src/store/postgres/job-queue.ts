@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
 import type { ClaimOptions, Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
-import { capScan, claimPlan } from '../job-skip.js';
+import { capScan, claimPlan, payloadField } from '../job-skip.js';
 import { isStoreUnavailable } from '../unavailable.js';
 import type { PgDb, Queryable } from './database.js';
 import { LeaseOwner } from '../lease-owner.js';
@@ -133,6 +133,16 @@ export class PgJobQueue implements JobQueue {
 
   async retry(job: JobClaim, runAt: Date, error: string): Promise<boolean> {
     return settleOne(this.db, { job, outcome: 'retry', runAt, error });
+  }
+
+  async leasedValues(kind: string, field: string): Promise<string[]> {
+    const name = payloadField(field);
+    const r = await this.db.query<{ value: string }>(
+      `SELECT DISTINCT payload->>'${name}' AS value FROM jobs
+       WHERE kind = $1 AND state = 'queued' AND locked_until > now() AND json_typeof(payload->'${name}') = 'string'`,
+      [kind],
+    );
+    return r.rows.map((row) => row.value);
   }
 
   async release(job: JobClaim): Promise<boolean> {

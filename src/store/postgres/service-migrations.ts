@@ -201,11 +201,4 @@ export const SERVICE_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX exports_expires ON exports (expires_at);
     `,
   },
-  {
-    // The accounts with an export running (ExportRepository.runningAccounts), asked before each
-    // export claim; the claim itself finds the due export jobs by jobs_due (kind, run_at).
-    version: 108,
-    name: 'fair export claims',
-    sql: "CREATE INDEX exports_running ON exports (account_id) WHERE status = 'running';",
-  },
 ];

@@ -70,10 +70,6 @@ export class SqliteExportRepository implements ExportRepository {
     return (rows as ExportRow[]).map(fromRow);
   }
 
-  async runningAccounts(): Promise<string[]> {
-    return this.db.prepare("SELECT DISTINCT account_id FROM exports WHERE status = 'running'").pluck().all() as string[];
-  }
-
   async expired(before: string, limit: number): Promise<StoredExport[]> {
     const rows = this.db
       .prepare("SELECT * FROM exports WHERE status = 'completed' AND expires_at < ? AND files != '[]' ORDER BY expires_at LIMIT ?")

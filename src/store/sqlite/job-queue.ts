@@ -5,7 +5,7 @@
 // transactions: the write lock is taken before the read, so two processes never claim one job.
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
-import { capScan, claimPlan, pickWithinCaps } from '../job-skip.js';
+import { capScan, claimPlan, payloadField, pickWithinCaps } from '../job-skip.js';
 import type { ClaimOptions, Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
@@ -88,6 +88,16 @@ export class SqliteJobQueue implements JobQueue {
 
   async retry(job: JobClaim, runAt: Date, error: string): Promise<boolean> {
     return writeTransaction(this.db, () => this.retryOne(job, runAt, error));
+  }
+
+  async leasedValues(kind: string, field: string): Promise<string[]> {
+    const name = payloadField(field);
+    return this.sql(
+      `SELECT DISTINCT json_extract(payload, '$.${name}') FROM jobs
+       WHERE kind = ? AND state = 'queued' AND locked_until > ? AND json_type(payload, '$.${name}') = 'text'`,
+    )
+      .pluck()
+      .all(kind, Date.now()) as string[];
   }
 
   async release(job: JobClaim): Promise<boolean> {

@@ -351,14 +351,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     sql: 'DROP INDEX IF EXISTS companies_county; DROP INDEX IF EXISTS companies_municipality; DROP INDEX IF EXISTS companies_name;',
   },
   {
-    // An export claim ranks every due export job by its account (src/exports/worker.ts): found
-    // by kind, not by walking the deliveries due before them; and the accounts with an export
-    // running (ExportRepository.runningAccounts) asked before each claim.
+    // An export claim ranks every due export job by its account, and asks which accounts have
+    // one leased (src/exports/worker.ts): export jobs found by kind, not by walking the
+    // deliveries due before them.
     version: 15,
     name: 'fair export claims',
-    sql: `
-      CREATE INDEX IF NOT EXISTS jobs_kind_due ON jobs (kind, state, run_at);
-      CREATE INDEX IF NOT EXISTS exports_running ON exports (account_id) WHERE status = 'running';
-    `,
+    sql: 'CREATE INDEX IF NOT EXISTS jobs_kind_due ON jobs (kind, state, run_at);',
   },
 ];

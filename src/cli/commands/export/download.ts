@@ -3,8 +3,8 @@
 // with a Range request (If-Range on the part's ETag, so a changed file starts over), and a
 // part that does not match its checksum is never renamed into place.
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, fsyncSync, openSync, writeSync } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, constants, createReadStream, fsyncSync, openSync, writeSync } from 'node:fs';
+import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ExportFailedError, NetworkError, UsageError } from '../../errors/index.js';
 import type { HttpClient } from '../../http-client.js';
@@ -52,10 +52,12 @@ function safeName(file: ExportFile, exportId: string, index: number): string {
 export async function prepareOutDir(outDir: string, flag: string): Promise<void> {
   try {
     await mkdir(outDir, { recursive: true });
+    // A folder that is there but not ours to write in fails the same way, only later.
+    await access(outDir, constants.W_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new UsageError(`--out ${flag}: a file is in the way, not a folder.`, { flag: '--out' });
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new UsageError(`--out ${flag}: cannot create the folder (${code}).`, { flag: '--out' });
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new UsageError(`--out ${flag}: cannot write there (${code}).`, { flag: '--out' });
     throw error;
   }
 }
