@@ -75,16 +75,22 @@ export class PgJobQueue implements JobQueue {
       WHERE state = 'queued' AND kind = ANY($1) AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now()) ${where}
       ORDER BY ${order}`;
     // Capped: read a window of due jobs, then for each cap in turn keep those ranked within their
-    // webhook (account, …) under the room the caller has; the first `limit` of what is left.
+    // webhook (account, …) under the room the caller has; the first `limit` of what is left. Only
+    // those are locked (a row lock writes the row): the window is read without locks, and a row
+    // another claimer took meanwhile is skipped or, leased by a claim that committed, fails the
+    // due check again.
     const capped = () => {
-      let rows = `${due} LIMIT ${param(capScan(limit))} FOR UPDATE SKIP LOCKED`;
+      let rows = `${due} LIMIT ${param(capScan(limit))}`;
       for (const cap of caps) {
         const room = `${param(cap.max)} - coalesce((${param(JSON.stringify(Object.fromEntries(cap.busy)))}::jsonb ->> (payload->>'${cap.field}'))::int, 0)`;
         rows = `SELECT id, payload, run_at FROM (
             SELECT id, payload, run_at, row_number() OVER (PARTITION BY payload->>'${cap.field}' ORDER BY ${order}) AS rank FROM (${rows}) candidates
           ) ranked WHERE payload->>'${cap.field}' IS NULL OR rank <= ${room}`;
       }
-      return `SELECT id, payload, run_at FROM (${rows}) capped ORDER BY ${order} LIMIT $2`;
+      return `SELECT j.id FROM jobs j
+        WHERE j.id IN (SELECT id FROM (${rows}) capped ORDER BY ${order} LIMIT $2)
+          AND j.state = 'queued' AND j.run_at <= now() AND (j.locked_until IS NULL OR j.locked_until <= now())
+        FOR UPDATE SKIP LOCKED`;
     };
     const picked = caps.length === 0 ? `${due} LIMIT $2 FOR UPDATE SKIP LOCKED` : capped();
     const r = await this.undoneOnLostAnswer(params[3] as string[], () => this.db.query<JobRow>(
