@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
 import type { ClaimOptions, Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
-import { capScan, claimPlan, payloadField } from '../job-skip.js';
+import { capScan, claimPlan, payloadField } from '../claim-options.js';
 import { isStoreUnavailable } from '../unavailable.js';
 import type { PgDb, Queryable } from './database.js';
 import { LeaseOwner } from '../lease-owner.js';

@@ -5,7 +5,7 @@
 // transactions: the write lock is taken before the read, so two processes never claim one job.
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
-import { capScan, claimPlan, payloadField, pickWithinCaps } from '../job-skip.js';
+import { capScan, claimPlan, payloadField, pickWithinCaps } from '../claim-options.js';
 import type { ClaimOptions, Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';

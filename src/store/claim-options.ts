@@ -1,5 +1,5 @@
-// What a claim leaves out, puts last or caps, checked and worked out once for both stores: a
-// field's name is written into the SQL, so only plain names are let through.
+// A claim's options (what it leaves out, puts last or caps: ClaimOptions), checked and worked out
+// once for both stores. A field's name is written into the SQL, so only plain names pass.
 import type { ClaimOptions, JobCap, JobSkip } from './store.js';
 
 /** The name of a payload field, checked to be a plain name (it is written into the SQL). */
