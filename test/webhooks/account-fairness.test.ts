@@ -5,27 +5,19 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BolagEvent } from '../../src/core/events.js';
 import { newId } from '../../src/core/ids.js';
-import { call, newKey, startReceiver, startStallingReceiver, startTestServer, waitFor, type Receiver, type TestServer } from './helpers.js';
+import { call, newKey, startStallingRig, waitFor, type StallingRig } from './helpers.js';
 
 const EVENTS = 100;
 const STALLING_WEBHOOKS = 20;
 
-let s: TestServer;
-let fast: Receiver;
-let slow: Awaited<ReturnType<typeof startStallingReceiver>>;
-
+let rig: StallingRig;
 beforeAll(async () => {
-  s = await startTestServer({ allowInsecureWebhooks: true, webhookRetryScheduleSeconds: [3600] });
-  fast = await startReceiver();
-  slow = await startStallingReceiver();
+  rig = await startStallingRig();
 });
-afterAll(async () => {
-  await slow?.close();
-  await fast?.close();
-  await s?.close();
-});
+afterAll(async () => rig?.close());
 
 it("an account's many stalling webhooks hold at most half the slots; another account gets every delivery meanwhile", async () => {
+  const { s, fast, slow } = rig;
   for (let i = 0; i < STALLING_WEBHOOKS; i++) {
     expect((await call(s.url, s.apiKey, 'POST', '/webhooks', { url: `${slow.url}/slow/${i}`, events: ['company.updated'] })).status).toBe(201);
   }

@@ -3,27 +3,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BolagEvent } from '../../src/core/events.js';
 import { newId } from '../../src/core/ids.js';
-import { call, startReceiver, startStallingReceiver, startTestServer, waitFor, type Receiver, type TestServer } from './helpers.js';
+import { call, startStallingRig, waitFor, type StallingRig } from './helpers.js';
 
 const EVENTS = 150;
 
-let s: TestServer;
-let fast: Receiver;
-let slow: Awaited<ReturnType<typeof startStallingReceiver>>;
-
+let rig: StallingRig;
 beforeAll(async () => {
-  s = await startTestServer({ allowInsecureWebhooks: true, webhookRetryScheduleSeconds: [3600] });
-  fast = await startReceiver();
-  slow = await startStallingReceiver();
+  rig = await startStallingRig();
 });
-afterAll(async () => {
-  await slow?.close();
-  await fast?.close();
-  await s?.close();
-});
+afterAll(async () => rig?.close());
 
 describe('delivery fairness', () => {
   it('a stalling endpoint holds a bounded share of the slots; another webhook gets every delivery meanwhile', async () => {
+    const { s, fast, slow } = rig;
     for (const url of [`${slow.url}/slow`, `${fast.url}/fast`]) {
       expect((await call(s.url, s.apiKey, 'POST', '/webhooks', { url, events: ['company.updated'] })).status).toBe(201);
     }

@@ -158,3 +158,27 @@ export async function startStallingReceiver() {
     },
   };
 }
+
+/** The fairness tests' rig: a server that retries an hour later, a recording receiver and a stalling one. */
+export interface StallingRig {
+  s: TestServer;
+  fast: Receiver;
+  slow: Awaited<ReturnType<typeof startStallingReceiver>>;
+  close(): Promise<void>;
+}
+
+export async function startStallingRig(): Promise<StallingRig> {
+  const s = await startTestServer({ allowInsecureWebhooks: true, webhookRetryScheduleSeconds: [3600] });
+  const fast = await startReceiver();
+  const slow = await startStallingReceiver();
+  return {
+    s,
+    fast,
+    slow,
+    async close() {
+      await slow.close();
+      await fast.close();
+      await s.close();
+    },
+  };
+}
