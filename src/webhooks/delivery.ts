@@ -290,10 +290,15 @@ export class DeliveryWorker {
   flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return this.flushing;
+    if (this.pending.length === 0) return this.flushing;
+    // The batch is taken when its write starts, not when it was asked for: while one write runs,
+    // the outcomes that finish meanwhile wait for the next one and go in it together. Taken at
+    // the ask, a batch of a few outcomes was chained every few milliseconds behind a write that
+    // took longer (PostgreSQL), and the chain, not the receivers, set the pace.
     this.flushing = this.flushing.then(async () => {
+      const batch = this.pending;
+      this.pending = [];
+      if (batch.length === 0) return;
       try {
         await this.store.webhooks.recordAttempts(batch, { failingAfter: this.failingAfter });
         this.flushBackoffMs = 0;

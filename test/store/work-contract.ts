@@ -214,6 +214,39 @@ export function workContract(name: string, open: () => Promise<Store>): void {
       expect(await s.jobs.claim(['webhook.deliver'], 10)).toBeNull();
     }));
 
+    it('a batch of attempts: each job settled its own way, a stale one skipped, the webhook\'s health in the attempts\' order', withStore(async (s) => {
+      await s.webhooks.create({
+        id: 'whk_b', account_id: 'acct_b', url: 'https://example.com/h', events: ['company.updated'], filters: {}, status: 'active',
+        secret: 'whsec_x', previous_secret: null, previous_secret_expires_at: null, consecutive_failures: 0, failing_since: null,
+        created_at: new Date().toISOString(),
+      });
+      await s.jobs.enqueue('late', { n: 0 });
+      const stale = (await s.jobs.claim(['late'], 30))!;
+      await new Promise((r) => setTimeout(r, 60));
+      const current = (await s.jobs.claim(['late'], 60_000))!;
+      await s.jobs.enqueueMany(['a', 'b', 'c', 'd'].map((n) => ({ kind: 'deliver', payload: { n } })));
+      const [a, b, c, d] = (await s.jobs.claimMany(['deliver'], 60_000, 4)).sort((x, y) => String(x.payload.n).localeCompare(String(y.payload.n)));
+      const at = (ms: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, 0, ms)).toISOString();
+      const attempt = (id: string, ok: boolean, ms: number) => ({
+        id, webhook_id: 'whk_b', event_id: `evt_${id}`, event_type: 'company.updated', attempt: 1, status_code: ok ? 200 : 500,
+        duration_ms: 3, error: ok ? null : 'HTTP 500', created_at: at(ms),
+      });
+      await s.webhooks.recordAttempts([
+        { job: { job: a, outcome: 'retry', runAt: new Date(Date.now() - 1000), error: 'HTTP 500' }, delivery: attempt('dlv_a', false, 1), ok: false },
+        { job: { job: b, outcome: 'fail', error: 'HTTP 500' }, delivery: attempt('dlv_b', false, 2), ok: false },
+        { job: { job: c, outcome: 'complete' }, delivery: attempt('dlv_c', true, 3), ok: true },
+        { job: { job: stale, outcome: 'complete' }, delivery: attempt('dlv_stale', true, 4), ok: true },
+        { job: { job: d, outcome: 'retry', runAt: new Date(Date.now() + 3_600_000), error: 'HTTP 500' }, delivery: attempt('dlv_d', false, 5), ok: false },
+      ], { failingAfter: 1 });
+      expect((await s.webhooks.listDeliveries('whk_b', 10)).map((x) => x.id).sort()).toEqual(['dlv_a', 'dlv_b', 'dlv_c', 'dlv_d']);
+      // fail, fail, success, fail: the success cleared the first two; the last one counts alone.
+      expect(await s.webhooks.getById('whk_b')).toMatchObject({ status: 'failing', consecutive_failures: 1, failing_since: at(5) });
+      // Only the retry due again comes back, with its attempt counted; the stale claim's job is still held by the current one.
+      const again = await s.jobs.claimMany(['deliver'], 60_000, 10);
+      expect(again.map((j) => [j.payload.n, j.attempts])).toEqual([['a', 1]]);
+      expect(await s.jobs.complete(current)).toBe(true);
+    }));
+
     it('rate windows: racing takers never get more than the limit between them', withStore(async (s) => {
       const start = Date.now() - (Date.now() % 60_000);
       const got = await Promise.all(Array.from({ length: 12 }, () => s.rateWindows.take('key_1', start, 5, 37)));

@@ -71,8 +71,12 @@ export class PgJobQueue implements JobQueue {
     const param = (value: unknown) => `$${params.push(value)}`;
     const where = skips.map((skip) => `AND coalesce(payload->>'${skip.field}', '') <> ALL(${param([...skip.values])}::text[])`).join(' ');
     const order = `${last ? `coalesce(array_position(${param([...last.values])}::text[], payload->>'${last.field}'), 0), ` : ''}run_at`;
+    // One kind (every caller's case) as an equality: then jobs_due hands the rows over in run_at
+    // order and the scan stops at the limit. With `= ANY`, PostgreSQL read the kind's whole due
+    // backlog and sorted it on every claim (4 ms for 5,000 jobs, a second for a week's events).
+    const kind = kinds.length === 1 ? 'kind = ($1::text[])[1]' : 'kind = ANY($1)';
     const due = `SELECT id, payload, run_at FROM jobs
-      WHERE state = 'queued' AND kind = ANY($1) AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now()) ${where}
+      WHERE state = 'queued' AND ${kind} AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now()) ${where}
       ORDER BY ${order}`;
     // Capped: read a window of due jobs, then for each cap in turn keep those ranked within their
     // webhook (account, …) under the room the caller has; the first `limit` of what is left. Only
@@ -162,10 +166,36 @@ export class PgJobQueue implements JobQueue {
 
   async settle(results: readonly JobSettlement[]): Promise<void> {
     if (results.length === 0) return;
-    await this.db.tx(async (client) => {
-      for (const r of results) await settleOne(client, r);
-    });
+    await settleMany(this.db, results);
   }
+}
+
+/**
+ * Settles jobs under their leases in one statement (also inside another repository's
+ * transaction); the ids of those whose claim was still current. Each job appears once.
+ */
+export async function settleMany(q: Queryable, list: readonly JobSettlement[]): Promise<Set<string>> {
+  if (list.length === 0) return new Set();
+  if (list.length === 1) return (await settleOne(q, list[0])) ? new Set([list[0].job.id]) : new Set();
+  const r = await q.query<{ id: string }>(
+    `UPDATE jobs j SET
+       state = CASE s.outcome WHEN 'complete' THEN 'done' WHEN 'fail' THEN 'failed' ELSE 'queued' END,
+       attempts = j.attempts + CASE s.outcome WHEN 'complete' THEN 0 ELSE 1 END,
+       run_at = CASE s.outcome WHEN 'retry' THEN s.run_at ELSE j.run_at END,
+       last_error = CASE s.outcome WHEN 'complete' THEN j.last_error ELSE s.error END,
+       locked_until = NULL, lease = NULL, locked_by = NULL
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[]) AS s(id, lease, outcome, run_at, error)
+     WHERE j.id = s.id AND j.lease = s.lease AND j.state = 'queued'
+     RETURNING j.id`,
+    [
+      list.map((s) => s.job.id),
+      list.map((s) => s.job.lease),
+      list.map((s) => s.outcome),
+      list.map((s) => (s.outcome === 'retry' ? s.runAt : null)),
+      list.map((s) => (s.outcome === 'complete' ? null : s.error)),
+    ],
+  );
+  return new Set(r.rows.map((row) => row.id));
 }
 
 /** Settles one job under its lease (also inside another repository's transaction); false when the claim is no longer current. */

@@ -1,6 +1,6 @@
 import type { AttemptSettlement, StoredDelivery, StoredWebhook, WebhookRepository } from '../webhooks.js';
 import type { PgDb, Queryable } from './database.js';
-import { settleOne } from './job-queue.js';
+import { settleMany } from './job-queue.js';
 
 const COLUMNS = [
   'id', 'account_id', 'url', 'events', 'filters', 'status', 'secret', 'previous_secret',
@@ -78,7 +78,7 @@ export class PgWebhookRepository implements WebhookRepository {
   }
 
   async recordDelivery(d: StoredDelivery): Promise<void> {
-    await insertDelivery(this.db, d);
+    await insertDeliveries(this.db, [d]);
   }
 
   async listDeliveries(webhookId: string, limit: number, before?: { created_at: string; id: string }): Promise<StoredDelivery[]> {
@@ -107,19 +107,38 @@ export class PgWebhookRepository implements WebhookRepository {
       // webhooks in opposite orders deadlocked (one of them aborted, its settlements lost).
       const hooks = [...new Set(items.flatMap((i) => (i.delivery ? [i.delivery.webhook_id] : [])))].sort();
       if (hooks.length > 0) await client.query('SELECT 1 FROM webhooks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [hooks]);
-      for (const { job, delivery, ok } of items) {
-        if (!(await settleOne(client, job)) || !delivery) continue;
-        await insertDelivery(client, delivery);
+      // A batch's round trips do not grow with it: the jobs settled in one statement, the attempts
+      // of those still ours inserted in one, then the webhooks' health in the attempts' order.
+      const settled = await settleMany(client, items.map((i) => i.job));
+      const recorded = items.filter((i): i is AttemptSettlement & { delivery: StoredDelivery } => i.delivery !== null && settled.has(i.job.job.id));
+      await insertDeliveries(client, recorded.map((i) => i.delivery));
+      const lastOk = new Map<string, boolean>();
+      for (const { delivery, ok } of recorded) {
+        // A success right after a success of the same webhook finds nothing to clear.
+        if (ok && lastOk.get(delivery.webhook_id) === true) continue;
+        lastOk.set(delivery.webhook_id, ok);
         await applyOutcome(client, delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
       }
     });
   }
 }
 
-async function insertDelivery(q: Queryable, d: StoredDelivery): Promise<void> {
+async function insertDeliveries(q: Queryable, list: readonly StoredDelivery[]): Promise<void> {
+  if (list.length === 0) return;
   await q.query(
-    `INSERT INTO deliveries (${DELIVERY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [d.id, d.webhook_id, d.event_id, d.event_type, d.attempt, d.status_code, d.duration_ms, d.error, d.created_at],
+    `INSERT INTO deliveries (${DELIVERY_COLUMNS})
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::text[], $9::text[])`,
+    [
+      list.map((d) => d.id),
+      list.map((d) => d.webhook_id),
+      list.map((d) => d.event_id),
+      list.map((d) => d.event_type),
+      list.map((d) => d.attempt),
+      list.map((d) => d.status_code),
+      list.map((d) => d.duration_ms),
+      list.map((d) => d.error),
+      list.map((d) => d.created_at),
+    ],
   );
 }
 
