@@ -14,6 +14,7 @@ import { sendDelivery, type SendResult } from './sender.js';
 import { signPayload } from './signature.js';
 import { webhookSignals } from './signals.js';
 import { staticUrlCheck } from './url-policy.js';
+import { WebhookRows } from './webhook-rows.js';
 
 export const DELIVER_JOB = 'webhook.deliver';
 
@@ -100,6 +101,15 @@ export class DeliveryWorker {
   /** Attempts in flight per webhook id, and per account id. */
   private readonly busyWebhooks = new Map<string, number>();
   private readonly busyAccounts = new Map<string, number>();
+  /**
+   * Jobs claimed ahead, leased to this worker, waiting for their webhook (account, slot) to have
+   * room: a finished attempt starts the next at once instead of after a claim's round trips.
+   */
+  private ready: Ready[] = [];
+  private readonly heldWebhooks = new Map<string, number>();
+  private readonly heldAccounts = new Map<string, number>();
+  /** How many jobs may wait in `ready` beyond the free slots. */
+  private readonly ahead: number;
   private pending: Settled[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -108,6 +118,8 @@ export class DeliveryWorker {
   /** Cuts the attempts still in flight when the stop's grace has run out. */
   private readonly cutAttempts = new AbortController();
   private loop: Promise<void> | undefined;
+  private readonly webhookRows: WebhookRows;
+  private readonly unsubscribe: () => void;
   /** No claim past the full webhooks' backlogs before this (they found nothing lately), and the pause after the next that finds nothing. */
   private pastFullNotBefore = 0;
   private pastFullPauseMs = PAST_FULL_PAUSE_MS;
@@ -123,10 +135,13 @@ export class DeliveryWorker {
     this.concurrency = opts.concurrency ?? 64;
     this.perWebhook = opts.perWebhook ?? 4;
     this.perAccount = opts.perAccount ?? Math.max(this.perWebhook, this.concurrency >> 1);
+    this.ahead = Math.max(this.perWebhook, this.concurrency >> 2);
     this.idlePollMs = opts.idlePollMs ?? 100;
     // Long enough for the slowest attempt and its write; a worker that dies leaves the job due again after it.
     this.leaseMs = this.timeoutMs * 3 + 5000;
     this.now = opts.now ?? (() => new Date());
+    this.webhookRows = new WebhookRows((id) => store.webhooks.getById(id));
+    this.unsubscribe = webhookSignals(store).changes.subscribe((id) => this.webhookRows.changed(id));
     this.dispatcher = createSafeDispatcher({
       allowInsecure: opts.allowInsecure,
       lookup: opts.lookup,
@@ -147,18 +162,22 @@ export class DeliveryWorker {
     clearTimeout(cut);
     await this.flush();
     await this.dispatcher.close().catch(() => undefined);
+    this.unsubscribe();
   }
 
   private async run(): Promise<void> {
     const wakeup = webhookSignals(this.store).delivery;
     while (!this.stopping) {
+      await this.handBackStale();
       const free = this.concurrency - this.inFlight.size;
+      const room = free + this.ahead - this.ready.length;
       // Claim in batches (one transaction each): wait for a quarter of the slots to free up,
-      // unless nothing at all is in flight.
-      if (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0)) {
+      // unless nothing at all is in flight; a webhook whose share is in flight keeps some of its
+      // next jobs claimed ahead (`ready`), so it does not wait for the claim meanwhile.
+      if (room > 0 && (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0))) {
         try {
           // Claim again at once only when the claim was full; else wait for a slot to free.
-          if ((await this.claimAndStart(free)) === free) continue;
+          if ((await this.claimAndStart(room)) === room) continue;
         } catch {
           // The store is busy or closing: try again on the next round.
         }
@@ -166,6 +185,24 @@ export class DeliveryWorker {
       if (!this.stopping) await wakeup.wait(this.idlePollMs);
     }
     await Promise.all(this.inFlight);
+    // Claimed ahead and never started: back to the queue, due at once, no attempt counted.
+    const left = this.ready;
+    this.ready = [];
+    await Promise.all(left.map((r) => this.store.jobs.release(r.job).catch(() => false)));
+  }
+
+  /**
+   * A job waits in `ready` only while its webhook's attempts in flight finish (each within the
+   * send timeout); one that waited a third of its lease goes back to the queue rather than
+   * start so late that the lease lapses during its attempt.
+   */
+  private async handBackStale(): Promise<void> {
+    const oldest = Date.now() - this.leaseMs / 3;
+    if (!this.ready.some((r) => r.claimedAt < oldest)) return;
+    const stale = this.ready.filter((r) => r.claimedAt < oldest);
+    this.ready = this.ready.filter((r) => r.claimedAt >= oldest);
+    for (const r of stale) this.unhold(r);
+    await Promise.all(stale.map((r) => this.store.jobs.release(r.job).catch(() => false)));
   }
 
   /**
@@ -177,44 +214,79 @@ export class DeliveryWorker {
    * under the write lock on SQLite), so once it finds nothing it pauses (PAST_FULL_PAUSE_MS,
    * doubling while it keeps finding nothing) before walking again.
    */
-  private async claimAndStart(free: number): Promise<number> {
+  private async claimAndStart(limit: number): Promise<number> {
+    // In flight or claimed ahead: a webhook's share and as many again, an account's share and a webhook's.
     const caps = () => [
-      { field: 'webhook_id', max: this.perWebhook, busy: this.busyWebhooks },
-      { field: 'account_id', max: this.perAccount, busy: this.busyAccounts },
+      { field: 'webhook_id', max: this.perWebhook * 2, busy: sum(this.busyWebhooks, this.heldWebhooks) },
+      { field: 'account_id', max: this.perAccount + this.perWebhook, busy: sum(this.busyAccounts, this.heldAccounts) },
     ];
-    let started = this.startAll(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free, { caps: caps() }));
-    while (started < free && Date.now() >= this.pastFullNotBefore) {
-      const more = this.startAll(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, free - started, { caps: caps(), pastFull: true }));
+    let claimed = this.hold(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, limit, { caps: caps() }));
+    while (claimed < limit && Date.now() >= this.pastFullNotBefore) {
+      const more = this.hold(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, limit - claimed, { caps: caps(), pastFull: true }));
       if (more === 0) {
         this.pastFullNotBefore = Date.now() + this.pastFullPauseMs;
         this.pastFullPauseMs = Math.min(this.pastFullPauseMs * 2, PAST_FULL_PAUSE_CAP_MS);
         break;
       }
       this.pastFullPauseMs = PAST_FULL_PAUSE_MS;
-      started += more;
+      claimed += more;
     }
-    return started;
+    return claimed;
   }
 
-  /** Starts an attempt of each claimed job; how many. */
-  private startAll(jobs: readonly Job[]): number {
-    const wakeup = webhookSignals(this.store).delivery;
+  /** Queues claimed jobs in `ready` and starts those with room; how many were claimed. */
+  private hold(jobs: readonly Job[]): number {
+    const claimedAt = Date.now();
     for (const job of jobs) {
-      const webhookId = String(job.payload.webhook_id);
-      const accountId = typeof job.payload.account_id === 'string' ? job.payload.account_id : null;
-      take(this.busyWebhooks, webhookId);
-      if (accountId !== null) take(this.busyAccounts, accountId);
-      const p: Promise<void> = this.process(job)
-        .catch(() => undefined)
-        .finally(() => {
-          this.inFlight.delete(p);
-          give(this.busyWebhooks, webhookId);
-          if (accountId !== null) give(this.busyAccounts, accountId);
-          wakeup.wake();
-        });
-      this.inFlight.add(p);
+      const r: Ready = {
+        job,
+        webhookId: String(job.payload.webhook_id),
+        accountId: typeof job.payload.account_id === 'string' ? job.payload.account_id : null,
+        claimedAt,
+      };
+      take(this.heldWebhooks, r.webhookId);
+      if (r.accountId !== null) take(this.heldAccounts, r.accountId);
+      this.ready.push(r);
     }
+    this.startReady();
     return jobs.length;
+  }
+
+  private unhold(r: Ready): void {
+    give(this.heldWebhooks, r.webhookId);
+    if (r.accountId !== null) give(this.heldAccounts, r.accountId);
+  }
+
+  /** Starts, in the order they were claimed, the ready jobs whose webhook and account have room. */
+  private startReady(): void {
+    if (this.stopping || this.ready.length === 0) return;
+    const waiting: Ready[] = [];
+    for (const r of this.ready) {
+      const fits =
+        this.inFlight.size < this.concurrency &&
+        (this.busyWebhooks.get(r.webhookId) ?? 0) < this.perWebhook &&
+        (r.accountId === null || (this.busyAccounts.get(r.accountId) ?? 0) < this.perAccount);
+      if (fits) {
+        this.unhold(r);
+        this.startOne(r);
+      } else waiting.push(r);
+    }
+    this.ready = waiting;
+  }
+
+  private startOne({ job, webhookId, accountId }: Ready): void {
+    take(this.busyWebhooks, webhookId);
+    if (accountId !== null) take(this.busyAccounts, accountId);
+    const p: Promise<void> = this.process(job)
+      .catch(() => undefined)
+      .finally(() => {
+        this.inFlight.delete(p);
+        give(this.busyWebhooks, webhookId);
+        if (accountId !== null) give(this.busyAccounts, accountId);
+        this.startReady();
+        webhookSignals(this.store).delivery.wake();
+      });
+    this.inFlight.add(p);
   }
 
   /** One attempt of one job; its outcome is written with the next batch. Public for tests and the bench. */
@@ -242,9 +314,10 @@ export class DeliveryWorker {
   /** null: the attempt was cut short by a stop and the job handed back (nothing to record). */
   private async attemptJob(job: Job): Promise<Settled | null> {
     const p = job.payload as unknown as DeliverPayload;
-    const found = await this.store.webhooks.getById(p.webhook_id);
+    const found = await this.webhookRows.get(p.webhook_id);
     // Deleted, or disabled (now or by the failing period running out): it receives nothing.
     const webhook = found && (await refreshHealth(this.store, found, this.now(), this.disableAfter));
+    if (webhook && webhook !== found) this.webhookRows.put(webhook);
     if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { job, outcome: 'complete' }, at: Date.now() };
     const result = await this.attempt(webhook, p);
     // Cut short by a stop: not the receiver's failure. The job goes back, due at once, uncounted.
@@ -324,6 +397,21 @@ export class DeliveryWorker {
       { dispatcher: this.dispatcher, timeoutMs: this.timeoutMs, signal: this.cutAttempts.signal },
     );
   }
+}
+
+/** A job claimed ahead, waiting for room. */
+interface Ready {
+  job: Job;
+  webhookId: string;
+  accountId: string | null;
+  claimedAt: number;
+}
+
+/** Two counts by id, added. */
+function sum(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map(a);
+  for (const [id, n] of b) out.set(id, (out.get(id) ?? 0) + n);
+  return out;
 }
 
 function take(busy: Map<string, number>, id: string): void {

@@ -1,5 +1,6 @@
 // In-process wake-ups, so a worker idles on a timer but reacts at once to work made in the
 // same process (a test delivery, a fan-out). Work made by other processes is found by polling.
+// Also the notice that a webhook changed, for the rows the delivery worker keeps a moment.
 
 export class Wakeup {
   private waiters: (() => void)[] = [];
@@ -34,11 +35,32 @@ export class Wakeup {
   }
 }
 
-const byStore = new WeakMap<object, { fanout: Wakeup; delivery: Wakeup }>();
+/** Who hears that a webhook was changed or deleted through this process. */
+export class WebhookChanges {
+  private readonly listeners = new Set<(id: string) => void>();
 
-/** The wake-ups shared by the routes and workers over one store. */
-export function webhookSignals(store: object): { fanout: Wakeup; delivery: Wakeup } {
+  notify(id: string): void {
+    for (const l of this.listeners) l(id);
+  }
+
+  /** Returns the unsubscribe. */
+  subscribe(listener: (id: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+export interface WebhookSignals {
+  fanout: Wakeup;
+  delivery: Wakeup;
+  changes: WebhookChanges;
+}
+
+const byStore = new WeakMap<object, WebhookSignals>();
+
+/** The wake-ups and change notices shared by the routes and workers over one store. */
+export function webhookSignals(store: object): WebhookSignals {
   let s = byStore.get(store);
-  if (!s) byStore.set(store, (s = { fanout: new Wakeup(), delivery: new Wakeup() }));
+  if (!s) byStore.set(store, (s = { fanout: new Wakeup(), delivery: new Wakeup(), changes: new WebhookChanges() }));
   return s;
 }

@@ -144,6 +144,20 @@ describe('delivery', () => {
     expect(verifySignature({ rawBody: got.raw, header, secrets: ['whsec_someone_else'] }).ok).toBe(false);
   });
 
+  it('a change through the API is sent with at the next delivery, though the worker keeps rows a moment', async () => {
+    r = await startReceiver();
+    const w = await createHook(s, s.apiKey, `${r.url}/before`, ['company.created']);
+    await call(s.url, s.apiKey, 'POST', `/webhooks/${w.id}/test`);
+    await waitFor(() => r.received[0], { what: 'the first delivery' });
+    // Within the second the delivery worker keeps the row it read: the PATCH and the rotation must reach it.
+    expect((await call(s.url, s.apiKey, 'PATCH', `/webhooks/${w.id}`, { url: `${r.url}/after` })).status).toBe(200);
+    const rotated = (await call(s.url, s.apiKey, 'POST', `/webhooks/${w.id}/rotate-secret`)).body.data;
+    await call(s.url, s.apiKey, 'POST', `/webhooks/${w.id}/test`);
+    const got = await waitFor(() => r.received[1], { what: 'the second delivery' });
+    expect(got.url).toBe('/after');
+    expect(verifySignature({ rawBody: got.raw, header: String(got.headers['bolag-signature']), secrets: [rotated.secret] }).ok).toBe(true);
+  });
+
   it('does not follow a redirect', async () => {
     r = await startReceiver();
     const target = await startReceiver();

@@ -1,5 +1,6 @@
 // A graceful stop hands an attempt still in flight back (after the grace period): no failed
 // attempt is recorded for it, and the next start sends it again at once, not after the lease.
+// So are the jobs the worker claimed ahead of its webhook's room.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,5 +44,25 @@ describe('graceful stop of the delivery worker', () => {
     expect(requests[0].eventId).toBe(eventId);
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ event_id: eventId, attempt: 1, status_code: 200, error: null });
+  });
+
+  it('hands back the jobs claimed ahead, never started: the next start delivers each once, at once', async () => {
+    answer = false;
+    requests.length = 0;
+    const hook = (await call(s.url, s.apiKey, 'POST', '/webhooks', { url: `${url}/ahead`, events: ['company.updated'] })).body.data;
+    const sent: string[] = [];
+    for (let i = 0; i < 8; i++) sent.push((await call(s.url, s.apiKey, 'POST', `/webhooks/${hook.id}/test`)).body.data.event_id);
+    // Four in flight (the webhook's share), held by the receiver; the other four claimed ahead, leased.
+    await waitFor(() => requests.length === 4, { what: 'four attempts in flight' });
+    await waitFor(async () => (await s.store.jobs.leasedValues('webhook.deliver', 'event_id')).length === 8, { what: 'eight jobs leased' });
+    answer = true;
+    await s.restart();
+    // Within 10 s of the restart (the lease is 35 s): every job, handed back and sent once.
+    const list = await waitFor(async () => {
+      const d = (await call(s.url, s.apiKey, 'GET', `/webhooks/${hook.id}/deliveries`)).body.data as { event_id: string; attempt: number; status_code: number }[];
+      return d.length >= 8 && d;
+    }, { timeoutMs: 10_000, what: 'the eight deliveries after the restart' });
+    expect(list.map((d) => d.event_id).sort()).toEqual([...sent].sort());
+    expect(list.every((d) => d.attempt === 1 && d.status_code === 200)).toBe(true);
   });
 });

@@ -114,12 +114,14 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     if (input.filters !== undefined) patch.filters = validateFilters(input.filters) as Record<string, string[]>;
     if (input.status === 'active') Object.assign(patch, { status: 'active', consecutive_failures: 0, failing_since: null });
     await store.webhooks.update(webhook.id, patch);
+    webhookSignals(store).changes.notify(webhook.id);
     return { data: presentWebhook({ ...webhook, ...patch }), meta: meta(request) };
   });
 
   api.delete<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
     const webhook = await own(request);
     await store.webhooks.delete(webhook.account_id, webhook.id);
+    webhookSignals(store).changes.notify(webhook.id);
     return { data: { id: webhook.id, deleted: true }, meta: meta(request) };
   });
 
@@ -133,6 +135,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
       previous_secret_expires_at: new Date(now.getTime() + LIMITS.secretOverlapSeconds * 1000).toISOString(),
     };
     await store.webhooks.update(webhook.id, patch);
+    webhookSignals(store).changes.notify(webhook.id);
     return { data: presentWebhook({ ...webhook, ...patch }, { withSecret: true, now }), meta: meta(request) };
   });
 

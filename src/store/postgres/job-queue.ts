@@ -20,7 +20,11 @@ interface JobRow {
   lease: string;
 }
 
-const newLease = () => randomBytes(12).toString('base64url');
+/** `n` lease tokens from one read of the random source (a read each cost more than the claim's query). */
+const newLeases = (n: number): string[] => {
+  const bytes = randomBytes(12 * n);
+  return Array.from({ length: n }, (_, i) => bytes.subarray(12 * i, 12 * i + 12).toString('base64url'));
+};
 const CURRENT = "id = $1 AND lease = $2 AND state = 'queued'";
 
 export class PgJobQueue implements JobQueue {
@@ -67,7 +71,7 @@ export class PgJobQueue implements JobQueue {
   async claimMany(kinds: readonly string[], leaseMs: number, limit: number, opts: ClaimOptions = {}): Promise<Job[]> {
     if (limit <= 0 || kinds.length === 0) return [];
     const { skips, last, caps } = claimPlan(opts);
-    const params: unknown[] = [kinds, limit, leaseMs, Array.from({ length: limit }, newLease), this.owner.id];
+    const params: unknown[] = [kinds, limit, leaseMs, newLeases(limit), this.owner.id];
     const param = (value: unknown) => `$${params.push(value)}`;
     const where = skips.map((skip) => `AND coalesce(payload->>'${skip.field}', '') <> ALL(${param([...skip.values])}::text[])`).join(' ');
     const order = `${last ? `coalesce(array_position(${param([...last.values])}::text[], payload->>'${last.field}'), 0), ` : ''}run_at`;
