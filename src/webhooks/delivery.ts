@@ -84,6 +84,9 @@ const BACKOFF_CAP_MS = 4000;
  */
 const PAST_FULL_PAUSE_MS = 250;
 const PAST_FULL_PAUSE_CAP_MS = 2000;
+/** After a claim that was not full, the next waits for this many finished attempts or this long. */
+const CLAIM_AFTER_FINISHED = 2;
+const CLAIM_GAP_MS = 5;
 
 export class DeliveryWorker {
   private readonly schedule: readonly number[];
@@ -123,6 +126,9 @@ export class DeliveryWorker {
   /** No claim past the full webhooks' backlogs before this (they found nothing lately), and the pause after the next that finds nothing. */
   private pastFullNotBefore = 0;
   private pastFullPauseMs = PAST_FULL_PAUSE_MS;
+  /** Attempts finished since the last claim, and when the next may run without waiting for them. */
+  private finishedSinceClaim = 0;
+  private nextClaimAt = 0;
 
   constructor(
     private readonly store: Store,
@@ -175,9 +181,20 @@ export class DeliveryWorker {
       // unless nothing at all is in flight; a webhook whose share is in flight keeps some of its
       // next jobs claimed ahead (`ready`), so it does not wait for the claim meanwhile.
       if (room > 0 && (free >= Math.max(1, this.concurrency >> 2) || (free > 0 && this.inFlight.size === 0))) {
+        // After a claim that found less than it had room for, the next waits for a few attempts
+        // to finish (or a few milliseconds): with one busy webhook, every finished attempt
+        // claimed the one job that took its place, a claim for each delivery.
+        const gate = this.finishedSinceClaim >= CLAIM_AFTER_FINISHED ? 0 : this.nextClaimAt - Date.now();
+        if (gate > 0) {
+          await wakeup.wait(gate);
+          continue;
+        }
         try {
+          this.finishedSinceClaim = 0;
+          const claimed = await this.claimAndStart(room);
           // Claim again at once only when the claim was full; else wait for a slot to free.
-          if ((await this.claimAndStart(room)) === room) continue;
+          if (claimed === room) continue;
+          this.nextClaimAt = Date.now() + CLAIM_GAP_MS;
         } catch {
           // The store is busy or closing: try again on the next round.
         }
@@ -283,6 +300,7 @@ export class DeliveryWorker {
         this.inFlight.delete(p);
         give(this.busyWebhooks, webhookId);
         if (accountId !== null) give(this.busyAccounts, accountId);
+        this.finishedSinceClaim++;
         this.startReady();
         webhookSignals(this.store).delivery.wake();
       });
