@@ -20,6 +20,8 @@ export const DELIVER_JOB = 'webhook.deliver';
 
 const FLUSH_BATCH = 64;
 const FLUSH_DELAY_MS = 5;
+/** The most outcomes one write takes. */
+const FLUSH_MAX = 256;
 
 /** What a delivery job carries: the event's exact bytes, serialised once when it was fanned out. */
 export interface DeliverPayload {
@@ -71,8 +73,8 @@ export interface DeliveryWorkerOptions {
 
 /** One finished attempt, waiting to be written with others in one transaction. */
 interface Settled extends AttemptSettlement {
-  /** When the attempt finished: past its lease, writing it is pointless (another worker has the job). */
-  at: number;
+  /** When its job was claimed (or its lease last extended): past the lease, writing it is pointless (another worker has the job). */
+  leasedAt: number;
 }
 
 /** Backing off while the database is out of reach: from this, doubling, up to the cap. */
@@ -174,7 +176,7 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     const wakeup = webhookSignals(this.store).delivery;
     while (!this.stopping) {
-      await this.handBackStale();
+      await this.extendWaiting();
       const free = this.concurrency - this.inFlight.size;
       const room = free + this.ahead - this.ready.length;
       // Claim in batches (one transaction each): wait for a quarter of the slots to free up,
@@ -205,21 +207,31 @@ export class DeliveryWorker {
     // Claimed ahead and never started: back to the queue, due at once, no attempt counted.
     const left = this.ready;
     this.ready = [];
+    for (const r of left) this.unhold(r);
     await Promise.all(left.map((r) => this.store.jobs.release(r.job).catch(() => false)));
   }
 
   /**
    * A job waits in `ready` only while its webhook's attempts in flight finish (each within the
-   * send timeout); one that waited a third of its lease goes back to the queue rather than
-   * start so late that the lease lapses during its attempt.
+   * send timeout, unless the database is out of reach). One that has waited a third of its lease
+   * has the lease extended, keeping its place, so that it does not lapse during the attempt;
+   * one whose lease is lost, or cannot be extended now, leaves `ready` (its lease lapses and the
+   * job is due again for any worker).
    */
-  private async handBackStale(): Promise<void> {
+  private async extendWaiting(): Promise<void> {
     const oldest = Date.now() - this.leaseMs / 3;
-    if (!this.ready.some((r) => r.claimedAt < oldest)) return;
-    const stale = this.ready.filter((r) => r.claimedAt < oldest);
-    this.ready = this.ready.filter((r) => r.claimedAt >= oldest);
-    for (const r of stale) this.unhold(r);
-    await Promise.all(stale.map((r) => this.store.jobs.release(r.job).catch(() => false)));
+    const waiting = this.ready.filter((r) => r.leasedAt < oldest);
+    if (waiting.length === 0) return;
+    const kept = await Promise.all(waiting.map((r) => this.store.jobs.extend(r.job, this.leaseMs).catch(() => false)));
+    const now = Date.now();
+    const lost = new Set<Ready>();
+    waiting.forEach((r, i) => {
+      if (kept[i]) r.leasedAt = now;
+      else lost.add(r);
+    });
+    if (lost.size === 0) return;
+    for (const r of lost) this.unhold(r);
+    this.ready = this.ready.filter((r) => !lost.has(r));
   }
 
   /**
@@ -238,7 +250,7 @@ export class DeliveryWorker {
       { field: 'account_id', max: this.perAccount + this.perWebhook, busy: sum(this.busyAccounts, this.heldAccounts) },
     ];
     let claimed = this.hold(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, limit, { caps: caps() }));
-    while (claimed < limit && Date.now() >= this.pastFullNotBefore) {
+    while (claimed < limit && !this.stopping && Date.now() >= this.pastFullNotBefore) {
       const more = this.hold(await this.store.jobs.claimMany([DELIVER_JOB], this.leaseMs, limit - claimed, { caps: caps(), pastFull: true }));
       if (more === 0) {
         this.pastFullNotBefore = Date.now() + this.pastFullPauseMs;
@@ -253,13 +265,13 @@ export class DeliveryWorker {
 
   /** Queues claimed jobs in `ready` and starts those with room; how many were claimed. */
   private hold(jobs: readonly Job[]): number {
-    const claimedAt = Date.now();
+    const leasedAt = Date.now();
     for (const job of jobs) {
       const r: Ready = {
         job,
         webhookId: String(job.payload.webhook_id),
         accountId: typeof job.payload.account_id === 'string' ? job.payload.account_id : null,
-        claimedAt,
+        leasedAt,
       };
       take(this.heldWebhooks, r.webhookId);
       if (r.accountId !== null) take(this.heldAccounts, r.accountId);
@@ -291,10 +303,10 @@ export class DeliveryWorker {
     this.ready = waiting;
   }
 
-  private startOne({ job, webhookId, accountId }: Ready): void {
+  private startOne({ job, webhookId, accountId, leasedAt }: Ready): void {
     take(this.busyWebhooks, webhookId);
     if (accountId !== null) take(this.busyAccounts, accountId);
-    const p: Promise<void> = this.process(job)
+    const p: Promise<void> = this.process(job, leasedAt)
       .catch(() => undefined)
       .finally(() => {
         this.inFlight.delete(p);
@@ -308,8 +320,8 @@ export class DeliveryWorker {
   }
 
   /** One attempt of one job; its outcome is written with the next batch. Public for tests and the bench. */
-  async process(job: Job): Promise<void> {
-    const settled = await this.attemptWhenReachable(job);
+  async process(job: Job, leasedAt = Date.now()): Promise<void> {
+    const settled = await this.attemptWhenReachable(job, leasedAt);
     if (settled) this.settle(settled);
   }
 
@@ -317,11 +329,12 @@ export class DeliveryWorker {
    * The reads before an attempt need the database; while it is out of reach, wait and read again
    * (the job stays leased to us) rather than drop the job until its lease lapses.
    */
-  private async attemptWhenReachable(job: Job): Promise<Settled | null> {
-    const giveUpAt = Date.now() + this.leaseMs / 2;
+  private async attemptWhenReachable(job: Job, leasedAt: number): Promise<Settled | null> {
+    // Counted from the lease, not from the start: a job that waited in `ready` has less left.
+    const giveUpAt = leasedAt + this.leaseMs / 2;
     for (let wait = BACKOFF_MS; ; wait = Math.min(wait * 2, BACKOFF_CAP_MS)) {
       try {
-        return await this.attemptJob(job);
+        return await this.attemptJob(job, leasedAt);
       } catch (e) {
         if (!isStoreUnavailable(e) || this.stopping || Date.now() + wait > giveUpAt) throw e;
         await new Promise((r) => setTimeout(r, wait));
@@ -330,13 +343,14 @@ export class DeliveryWorker {
   }
 
   /** null: the attempt was cut short by a stop and the job handed back (nothing to record). */
-  private async attemptJob(job: Job): Promise<Settled | null> {
+  private async attemptJob(job: Job, leasedAt: number): Promise<Settled | null> {
     const p = job.payload as unknown as DeliverPayload;
     const found = await this.webhookRows.get(p.webhook_id);
     // Deleted, or disabled (now or by the failing period running out): it receives nothing.
+    // WebhookRows keeps only rows that receive, so that decision is always made on a fresh read.
     const webhook = found && (await refreshHealth(this.store, found, this.now(), this.disableAfter));
-    if (webhook && webhook !== found) this.webhookRows.put(webhook);
-    if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { job, outcome: 'complete' }, at: Date.now() };
+    if (webhook !== found) this.webhookRows.changed(p.webhook_id);
+    if (!webhook || webhook.status === 'disabled') return { delivery: null, ok: true, job: { job, outcome: 'complete' }, leasedAt };
     const result = await this.attempt(webhook, p);
     // Cut short by a stop: not the receiver's failure. The job goes back, due at once, uncounted.
     if (this.cutAttempts.signal.aborted && !result.ok) {
@@ -362,13 +376,13 @@ export class DeliveryWorker {
     else if (attempt <= this.schedule.length) {
       outcome = { job, outcome: 'retry', runAt: new Date(at.getTime() + this.schedule[attempt - 1] * 1000), error };
     } else outcome = { job, outcome: 'fail', error };
-    return { delivery, ok: result.ok, job: outcome, at: Date.now() };
+    return { delivery, ok: result.ok, job: outcome, leasedAt };
   }
 
   /** Queues an outcome; a batch is written when it is full or a few milliseconds old. */
   private settle(s: Settled): void {
     this.pending.push(s);
-    if (this.pending.length >= FLUSH_BATCH) void this.flush();
+    if (this.pending.length === FLUSH_BATCH) void this.flush();
     else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
   }
 
@@ -387,15 +401,16 @@ export class DeliveryWorker {
     // the ask, a batch of a few outcomes was chained every few milliseconds behind a write that
     // took longer (PostgreSQL), and the chain, not the receivers, set the pace.
     this.flushing = this.flushing.then(async () => {
-      const batch = this.pending;
-      this.pending = [];
+      const batch = this.pending.splice(0, FLUSH_MAX);
       if (batch.length === 0) return;
+      // More finished than one write takes (after a slow write or an outage): the rest next.
+      if (this.pending.length > 0 && !this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), 0);
       try {
         await this.store.webhooks.recordAttempts(batch, { failingAfter: this.failingAfter });
         this.flushBackoffMs = 0;
       } catch (e) {
         if (!isStoreUnavailable(e) || this.stopping) return;
-        const fresh = batch.filter((s) => Date.now() - s.at < this.leaseMs);
+        const fresh = batch.filter((s) => Date.now() - s.leasedAt < this.leaseMs);
         this.pending = [...fresh, ...this.pending];
         this.flushBackoffMs = Math.min(Math.max(BACKOFF_MS, this.flushBackoffMs * 2), BACKOFF_CAP_MS);
         if (this.pending.length > 0 && !this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.flushBackoffMs);
@@ -422,7 +437,8 @@ interface Ready {
   job: Job;
   webhookId: string;
   accountId: string | null;
-  claimedAt: number;
+  /** When the job was claimed, or its lease last extended. */
+  leasedAt: number;
 }
 
 /** Two counts by id, added. */

@@ -3,7 +3,9 @@
 // one webhook, that read was a third of the worker's queries. A change made through this
 // process's API (PATCH, DELETE, a rotated secret) is seen at the next delivery; one made by
 // another process on the same database within a second (docs/decisions.md, "Webhook rows read
-// once a second").
+// once a second"). Only a row that receives is kept: a webhook deleted or disabled is read
+// afresh each time, so a delivery is never dropped on what a kept row said (re-enabled by
+// another process meanwhile, it receives at once).
 import type { StoredWebhook } from '../store/webhooks.js';
 
 export const WEBHOOK_ROW_MAX_AGE_MS = 1000;
@@ -11,7 +13,7 @@ export const WEBHOOK_ROW_MAX_AGE_MS = 1000;
 const PRUNE_AT = 1024;
 
 export class WebhookRows {
-  private readonly rows = new Map<string, { row: StoredWebhook | null; readAt: number }>();
+  private readonly rows = new Map<string, { row: StoredWebhook; readAt: number }>();
   /** Bumped by every change: a read that began before one does not keep its row. */
   private generation = 0;
 
@@ -26,13 +28,8 @@ export class WebhookRows {
     if (kept && now - kept.readAt < this.maxAgeMs) return kept.row;
     const generation = this.generation;
     const row = await this.read(id);
-    if (generation === this.generation) this.keep(id, row, now);
+    if (generation === this.generation && row !== null && row.status !== 'disabled') this.keep(id, row, now);
     return row;
-  }
-
-  /** The row as this process just wrote it (a move to disabled). */
-  put(row: StoredWebhook): void {
-    this.keep(row.id, row, Date.now());
   }
 
   /** Forgets a row changed elsewhere in this process; the next delivery reads it again. */
@@ -41,7 +38,7 @@ export class WebhookRows {
     this.rows.delete(id);
   }
 
-  private keep(id: string, row: StoredWebhook | null, readAt: number): void {
+  private keep(id: string, row: StoredWebhook, readAt: number): void {
     if (this.rows.size >= PRUNE_AT) {
       for (const [key, kept] of this.rows) if (readAt - kept.readAt >= this.maxAgeMs) this.rows.delete(key);
     }

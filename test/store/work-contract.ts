@@ -224,6 +224,10 @@ export function workContract(name: string, open: () => Promise<Store>): void {
       const stale = (await s.jobs.claim(['late'], 30))!;
       await new Promise((r) => setTimeout(r, 60));
       const current = (await s.jobs.claim(['late'], 60_000))!;
+      await s.jobs.enqueue('again', { n: 0 });
+      const lapsed = (await s.jobs.claim(['again'], 30))!;
+      await new Promise((r) => setTimeout(r, 60));
+      const retaken = (await s.jobs.claim(['again'], 60_000))!;
       await s.jobs.enqueueMany(['a', 'b', 'c', 'd'].map((n) => ({ kind: 'deliver', payload: { n } })));
       const [a, b, c, d] = (await s.jobs.claimMany(['deliver'], 60_000, 4)).sort((x, y) => String(x.payload.n).localeCompare(String(y.payload.n)));
       const at = (ms: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, 0, ms)).toISOString();
@@ -236,15 +240,19 @@ export function workContract(name: string, open: () => Promise<Store>): void {
         { job: { job: b, outcome: 'fail', error: 'HTTP 500' }, delivery: attempt('dlv_b', false, 2), ok: false },
         { job: { job: c, outcome: 'complete' }, delivery: attempt('dlv_c', true, 3), ok: true },
         { job: { job: stale, outcome: 'complete' }, delivery: attempt('dlv_stale', true, 4), ok: true },
+        // One job under its lapsed lease and under the current one, in the same batch: only the current one counts.
+        { job: { job: lapsed, outcome: 'complete' }, delivery: attempt('dlv_lapsed', true, 4), ok: true },
+        { job: { job: retaken, outcome: 'complete' }, delivery: attempt('dlv_retaken', true, 4), ok: true },
         { job: { job: d, outcome: 'retry', runAt: new Date(Date.now() + 3_600_000), error: 'HTTP 500' }, delivery: attempt('dlv_d', false, 5), ok: false },
       ], { failingAfter: 1 });
-      expect((await s.webhooks.listDeliveries('whk_b', 10)).map((x) => x.id).sort()).toEqual(['dlv_a', 'dlv_b', 'dlv_c', 'dlv_d']);
-      // fail, fail, success, fail: the success cleared the first two; the last one counts alone.
+      expect((await s.webhooks.listDeliveries('whk_b', 10)).map((x) => x.id).sort()).toEqual(['dlv_a', 'dlv_b', 'dlv_c', 'dlv_d', 'dlv_retaken']);
+      // fail, fail, success, success, fail: the successes cleared the first two; the last one counts alone.
       expect(await s.webhooks.getById('whk_b')).toMatchObject({ status: 'failing', consecutive_failures: 1, failing_since: at(5) });
       // Only the retry due again comes back, with its attempt counted; the stale claim's job is still held by the current one.
       const again = await s.jobs.claimMany(['deliver'], 60_000, 10);
       expect(again.map((j) => [j.payload.n, j.attempts])).toEqual([['a', 1]]);
       expect(await s.jobs.complete(current)).toBe(true);
+      expect(await s.jobs.claim(['again'], 60_000)).toBeNull();
     }));
 
     it('rate windows: racing takers never get more than the limit between them', withStore(async (s) => {

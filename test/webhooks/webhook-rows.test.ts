@@ -1,5 +1,6 @@
 // The delivery worker's webhook rows: read once within their age, read again after a change
-// through this process, and never kept from a read that a change overtook.
+// through this process, never kept from a read that a change overtook, and never kept when
+// the webhook does not receive.
 import { describe, expect, it } from 'vitest';
 import type { StoredWebhook } from '../../src/store/webhooks.js';
 import { WebhookRows } from '../../src/webhooks/webhook-rows.js';
@@ -24,6 +25,21 @@ describe('WebhookRows', () => {
     await new Promise((r) => setTimeout(r, 60));
     expect((await rows.get('whk_1'))?.url).toBe('https://a.example/3');
     expect(reads).toBe(3);
+  });
+
+  it('keeps no row that does not receive: deleted or disabled is read again every time', async () => {
+    let stored: StoredWebhook | null = { ...row('https://a.example/'), status: 'disabled' };
+    let reads = 0;
+    const rows = new WebhookRows(async () => (reads++, stored), 60_000);
+    expect((await rows.get('whk_1'))?.status).toBe('disabled');
+    stored = row('https://a.example/'); // re-enabled by another process
+    expect((await rows.get('whk_1'))?.status).toBe('active');
+    expect(reads).toBe(2);
+    rows.changed('whk_1');
+    stored = null;
+    expect(await rows.get('whk_1')).toBeNull();
+    expect(await rows.get('whk_1')).toBeNull();
+    expect(reads).toBe(4);
   });
 
   it('does not keep what a read returned when a change came while it ran', async () => {

@@ -174,14 +174,18 @@ export class PgJobQueue implements JobQueue {
   }
 }
 
+/** How settleMany names a settlement: a job under one lease. */
+export const settlementKey = (job: JobClaim): string => `${job.id} ${job.lease}`;
+
 /**
  * Settles jobs under their leases in one statement (also inside another repository's
- * transaction); the ids of those whose claim was still current. Each job appears once.
+ * transaction); the settlementKeys of those whose claim was still current. A job may appear
+ * under an old lease and its current one: only the current one is settled and returned.
  */
 export async function settleMany(q: Queryable, list: readonly JobSettlement[]): Promise<Set<string>> {
   if (list.length === 0) return new Set();
-  if (list.length === 1) return (await settleOne(q, list[0])) ? new Set([list[0].job.id]) : new Set();
-  const r = await q.query<{ id: string }>(
+  if (list.length === 1) return (await settleOne(q, list[0])) ? new Set([settlementKey(list[0].job)]) : new Set();
+  const r = await q.query<{ id: string; lease: string }>(
     `UPDATE jobs j SET
        state = CASE s.outcome WHEN 'complete' THEN 'done' WHEN 'fail' THEN 'failed' ELSE 'queued' END,
        attempts = j.attempts + CASE s.outcome WHEN 'complete' THEN 0 ELSE 1 END,
@@ -190,7 +194,7 @@ export async function settleMany(q: Queryable, list: readonly JobSettlement[]): 
        locked_until = NULL, lease = NULL, locked_by = NULL
      FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[]) AS s(id, lease, outcome, run_at, error)
      WHERE j.id = s.id AND j.lease = s.lease AND j.state = 'queued'
-     RETURNING j.id`,
+     RETURNING j.id, s.lease`,
     [
       list.map((s) => s.job.id),
       list.map((s) => s.job.lease),
@@ -199,7 +203,7 @@ export async function settleMany(q: Queryable, list: readonly JobSettlement[]): 
       list.map((s) => (s.outcome === 'complete' ? null : s.error)),
     ],
   );
-  return new Set(r.rows.map((row) => row.id));
+  return new Set(r.rows.map((row) => settlementKey(row)));
 }
 
 /** Settles one job under its lease (also inside another repository's transaction); false when the claim is no longer current. */

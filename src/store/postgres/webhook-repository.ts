@@ -1,6 +1,6 @@
 import type { AttemptSettlement, StoredDelivery, StoredWebhook, WebhookRepository } from '../webhooks.js';
 import type { PgDb, Queryable } from './database.js';
-import { settleMany } from './job-queue.js';
+import { settleMany, settlementKey } from './job-queue.js';
 
 const COLUMNS = [
   'id', 'account_id', 'url', 'events', 'filters', 'status', 'secret', 'previous_secret',
@@ -110,7 +110,7 @@ export class PgWebhookRepository implements WebhookRepository {
       // A batch's round trips do not grow with it: the jobs settled in one statement, the attempts
       // of those still ours inserted in one, then the webhooks' health in the attempts' order.
       const settled = await settleMany(client, items.map((i) => i.job));
-      const recorded = items.filter((i): i is AttemptSettlement & { delivery: StoredDelivery } => i.delivery !== null && settled.has(i.job.job.id));
+      const recorded = items.filter((i): i is AttemptSettlement & { delivery: StoredDelivery } => i.delivery !== null && settled.has(settlementKey(i.job.job)));
       await insertDeliveries(client, recorded.map((i) => i.delivery));
       const lastOk = new Map<string, boolean>();
       for (const { delivery, ok } of recorded) {
