@@ -7,7 +7,7 @@ import { newId } from '../core/ids.js';
 import { LIMITS } from '../core/values.js';
 import type { Job, JobSettlement, Store } from '../store/store.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
-import type { AttemptSettlement, StoredDelivery, StoredWebhook } from '../store/webhooks.js';
+import type { StoredDelivery, StoredWebhook } from '../store/webhooks.js';
 import { refreshHealth, signingSecrets } from './health.js';
 import { createSafeDispatcher } from './safe-dispatcher.js';
 import { sendDelivery, type SendResult } from './sender.js';
@@ -15,13 +15,10 @@ import { signPayload } from './signature.js';
 import { webhookSignals } from './signals.js';
 import { staticUrlCheck } from './url-policy.js';
 import { WebhookRows } from './webhook-rows.js';
+import { AttemptWriter, type Settled } from './attempt-writer.js';
+import { give, sum, take } from './counts-by-id.js';
 
 export const DELIVER_JOB = 'webhook.deliver';
-
-const FLUSH_BATCH = 64;
-const FLUSH_DELAY_MS = 5;
-/** The most outcomes one write takes. */
-const FLUSH_MAX = 256;
 
 /** What a delivery job carries: the event's exact bytes, serialised once when it was fanned out. */
 export interface DeliverPayload {
@@ -71,12 +68,6 @@ export interface DeliveryWorkerOptions {
   now?: () => Date;
 }
 
-/** One finished attempt, waiting to be written with others in one transaction. */
-interface Settled extends AttemptSettlement {
-  /** When its job was claimed (or its lease last extended): past the lease, writing it is pointless (another worker has the job). */
-  leasedAt: number;
-}
-
 /** Backing off while the database is out of reach: from this, doubling, up to the cap. */
 const BACKOFF_MS = 250;
 const BACKOFF_CAP_MS = 4000;
@@ -115,10 +106,7 @@ export class DeliveryWorker {
   private readonly heldAccounts = new Map<string, number>();
   /** How many jobs may wait in `ready` beyond the free slots. */
   private readonly ahead: number;
-  private pending: Settled[] = [];
-  private flushTimer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
-  private flushBackoffMs = 0;
+  private readonly attempts: AttemptWriter;
   private stopping = false;
   /** Cuts the attempts still in flight when the stop's grace has run out. */
   private readonly cutAttempts = new AbortController();
@@ -148,6 +136,7 @@ export class DeliveryWorker {
     // Long enough for the slowest attempt and its write; a worker that dies leaves the job due again after it.
     this.leaseMs = this.timeoutMs * 3 + 5000;
     this.now = opts.now ?? (() => new Date());
+    this.attempts = new AttemptWriter(store, { failingAfter: this.failingAfter, leaseMs: this.leaseMs, stopping: () => this.stopping });
     this.webhookRows = new WebhookRows((id) => store.webhooks.getById(id));
     this.unsubscribe = webhookSignals(store).changes.subscribe((id) => this.webhookRows.changed(id));
     this.dispatcher = createSafeDispatcher({
@@ -168,7 +157,7 @@ export class DeliveryWorker {
     const cut = setTimeout(() => this.cutAttempts.abort(), this.opts.stopGraceMs ?? 5000);
     await this.loop;
     clearTimeout(cut);
-    await this.flush();
+    await this.attempts.flush();
     await this.dispatcher.close().catch(() => undefined);
     this.unsubscribe();
   }
@@ -322,7 +311,7 @@ export class DeliveryWorker {
   /** One attempt of one job; its outcome is written with the next batch. Public for tests and the bench. */
   async process(job: Job, leasedAt = Date.now()): Promise<void> {
     const settled = await this.attemptWhenReachable(job, leasedAt);
-    if (settled) this.settle(settled);
+    if (settled) this.attempts.add(settled);
   }
 
   /**
@@ -379,46 +368,6 @@ export class DeliveryWorker {
     return { delivery, ok: result.ok, job: outcome, leasedAt };
   }
 
-  /** Queues an outcome; a batch is written when it is full or a few milliseconds old. */
-  private settle(s: Settled): void {
-    this.pending.push(s);
-    if (this.pending.length === FLUSH_BATCH) void this.flush();
-    else this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
-  }
-
-  /**
-   * Settles the jobs and records their attempts in one transaction: a crash before it redelivers
-   * (at least once), and a delivery is never recorded as delivered twice. While the database is
-   * out of reach the batch waits and is written again, backing off, as long as its leases hold;
-   * after that the jobs run again elsewhere.
-   */
-  flush(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    if (this.pending.length === 0) return this.flushing;
-    // The batch is taken when its write starts, not when it was asked for: while one write runs,
-    // the outcomes that finish meanwhile wait for the next one and go in it together. Taken at
-    // the ask, a batch of a few outcomes was chained every few milliseconds behind a write that
-    // took longer (PostgreSQL), and the chain, not the receivers, set the pace.
-    this.flushing = this.flushing.then(async () => {
-      const batch = this.pending.splice(0, FLUSH_MAX);
-      if (batch.length === 0) return;
-      // More finished than one write takes (after a slow write or an outage): the rest next.
-      if (this.pending.length > 0 && !this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), 0);
-      try {
-        await this.store.webhooks.recordAttempts(batch, { failingAfter: this.failingAfter });
-        this.flushBackoffMs = 0;
-      } catch (e) {
-        if (!isStoreUnavailable(e) || this.stopping) return;
-        const fresh = batch.filter((s) => Date.now() - s.leasedAt < this.leaseMs);
-        this.pending = [...fresh, ...this.pending];
-        this.flushBackoffMs = Math.min(Math.max(BACKOFF_MS, this.flushBackoffMs * 2), BACKOFF_CAP_MS);
-        if (this.pending.length > 0 && !this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.flushBackoffMs);
-      }
-    });
-    return this.flushing;
-  }
-
   private async attempt(webhook: StoredWebhook, p: DeliverPayload): Promise<SendResult> {
     // The static rules again (the URL may predate a rule); the dispatcher checks the addresses.
     const checked = staticUrlCheck(webhook.url, { allowInsecure: this.opts.allowInsecure });
@@ -439,21 +388,4 @@ interface Ready {
   accountId: string | null;
   /** When the job was claimed, or its lease last extended. */
   leasedAt: number;
-}
-
-/** Two counts by id, added. */
-function sum(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): Map<string, number> {
-  const out = new Map(a);
-  for (const [id, n] of b) out.set(id, (out.get(id) ?? 0) + n);
-  return out;
-}
-
-function take(busy: Map<string, number>, id: string): void {
-  busy.set(id, (busy.get(id) ?? 0) + 1);
-}
-
-function give(busy: Map<string, number>, id: string): void {
-  const left = (busy.get(id) ?? 1) - 1;
-  if (left > 0) busy.set(id, left);
-  else busy.delete(id);
 }
