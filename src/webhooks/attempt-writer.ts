@@ -17,9 +17,9 @@ const FLUSH_BATCH = 64;
 const FLUSH_DELAY_MS = 5;
 /** The most outcomes one write takes. */
 const FLUSH_MAX = 256;
-/** Backing off while the database is out of reach: from this, doubling, up to the cap. */
-const BACKOFF_MS = 250;
-const BACKOFF_CAP_MS = 4000;
+/** Backing off while the database is out of reach: from this, doubling, up to the cap (the worker's reads too). */
+export const BACKOFF_MS = 250;
+export const BACKOFF_CAP_MS = 4000;
 
 export class AttemptWriter {
   private pending: Settled[] = [];

@@ -15,7 +15,7 @@ import { signPayload } from './signature.js';
 import { webhookSignals } from './signals.js';
 import { staticUrlCheck } from './url-policy.js';
 import { WebhookRows } from './webhook-rows.js';
-import { AttemptWriter, type Settled } from './attempt-writer.js';
+import { AttemptWriter, BACKOFF_CAP_MS, BACKOFF_MS, type Settled } from './attempt-writer.js';
 import { give, sum, take } from './counts-by-id.js';
 
 export const DELIVER_JOB = 'webhook.deliver';
@@ -68,9 +68,6 @@ export interface DeliveryWorkerOptions {
   now?: () => Date;
 }
 
-/** Backing off while the database is out of reach: from this, doubling, up to the cap. */
-const BACKOFF_MS = 250;
-const BACKOFF_CAP_MS = 4000;
 /**
  * After a claim past the full webhooks' backlogs found nothing, how long before walking them
  * again: from this, doubling while they find nothing, up to the cap.
