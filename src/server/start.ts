@@ -43,6 +43,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const { app, ctx } = await buildApp(store, opts);
     // Before any worker claims: take over the leases of this host's dead processes.
     const incarnation = await startIncarnation(store);
+    store.startBackgroundUpkeep();
     await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const workers: RunningWorker[] = opts.workers === false ? [] : WORKERS.map((start) => start(ctx));
     let closing: Promise<void> | undefined;

@@ -236,5 +236,10 @@ export interface Store {
   readonly retention: RetentionRepository;
   /** A named server setting (signing keys), created once and then shared by every process. */
   getOrCreateSetting(name: string, create: () => string): Promise<string>;
+  /**
+   * For a process that serves for long (`bolag serve`): upkeep that must not run on its event
+   * loop, moved to a thread (SQLite's WAL checkpoints: sqlite/background-checkpoints.ts). Stopped by close.
+   */
+  startBackgroundUpkeep(): void;
   close(): Promise<void>;
 }

@@ -71,6 +71,9 @@ export class PgStore implements Store {
     return (await this.db.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name])).rows[0].value;
   }
 
+  /** Nothing to move off the event loop: PostgreSQL's upkeep is the server's own. */
+  startBackgroundUpkeep(): void {}
+
   async close(): Promise<void> {
     await this.db.close();
   }

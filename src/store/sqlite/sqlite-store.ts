@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Store, StoreLocation } from '../store.js';
 import { SqliteAccountRepository } from './account-repository.js';
+import { type BackgroundCheckpoints, checkpointInBackground } from './background-checkpoints.js';
 import { SqliteCompanyRepository } from './company-repository.js';
 import { openDatabase, type Db } from './database.js';
 import { lockPath, withFileLock } from './file-lock.js';
@@ -29,6 +30,7 @@ export class SqliteStore implements Store {
   readonly rateWindows: SqliteRateWindows;
   readonly retention: SqliteRetentionRepository;
   readonly incarnations: SqliteIncarnationRepository;
+  private checkpoints: BackgroundCheckpoints | null = null;
 
   constructor(readonly db: Db, opts: { exportDir?: string } = {}) {
     const exportDir = opts.exportDir ?? defaultExportDir(db.name);
@@ -60,7 +62,13 @@ export class SqliteStore implements Store {
     return this.db.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(name) as string;
   }
 
+  startBackgroundUpkeep(): void {
+    this.checkpoints ??= checkpointInBackground(this.db);
+  }
+
   async close(): Promise<void> {
+    await this.checkpoints?.stop();
+    this.checkpoints = null;
     if (this.db.open) this.db.close();
   }
 }
