@@ -24,6 +24,35 @@ export function claimPlan(opts: ClaimOptions): { skips: JobSkip[]; last: JobSkip
 }
 
 /**
+ * The payload field that groups the jobs a claim walks past full caps (a webhook's deliveries):
+ * both stores index the due jobs of a kind by it (`jobs_group_due`), so the walk reads each
+ * group's head, not the backlogs in front of it.
+ */
+export const GROUP_FIELD = 'webhook_id';
+
+/** A walk past full caps, group by group: the groups left out, and each other cap's full values. */
+export interface GroupWalk {
+  fullGroups: string[];
+  /** How many more of a group's jobs the first cap lets the claim take. */
+  room(group: string): number;
+  otherFull: { cap: number; values: ReadonlySet<string> }[];
+}
+
+/**
+ * The group walk for a claim past full caps of one kind whose first cap is on GROUP_FIELD, with
+ * nothing else to leave out or put last; null for any other claim, which reads in queue order.
+ * Jobs without the field are found at the head of the queue only.
+ */
+export function groupWalkOf(kinds: readonly string[], opts: ClaimOptions): GroupWalk | null {
+  const caps = opts.caps ?? [];
+  if (!opts.pastFull || kinds.length !== 1 || caps[0]?.field !== GROUP_FIELD || (opts.skip?.length ?? 0) > 0 || opts.last) return null;
+  for (const cap of caps) payloadField(cap.field);
+  const full = (cap: JobCap) => [...cap.busy].filter(([, n]) => n >= cap.max).map(([value]) => value);
+  const room = (group: string) => caps[0].max - (caps[0].busy.get(group) ?? 0);
+  return { fullGroups: full(caps[0]), room, otherFull: caps.slice(1).map((cap, i) => ({ cap: i + 1, values: new Set(full(cap)) })) };
+}
+
+/**
  * Rows a capped claim reads to pick `limit` from: enough that one webhook's backlog at the head
  * of the queue does not hide the others, few enough to read at every claim.
  */

@@ -147,6 +147,29 @@ export function workContract(name: string, open: () => Promise<Store>): void {
       expect((await s.jobs.claimMany(['d'], 60_000, 1, { caps, pastFull: true })).map((j) => j.payload.n)).toEqual([40]);
     }));
 
+    it('pastFull reads each other webhook\'s due head: room, full accounts, leases and run_at respected, oldest first', withStore(async (s) => {
+      const at = (ms: number) => new Date(Date.now() - 10_000 + ms);
+      await s.jobs.enqueueMany([
+        ...Array.from({ length: 40 }, (_, i) => ({ kind: 'd', payload: { webhook_id: 'whk_busy', account_id: 'acc_1', n: i }, runAt: at(i) })),
+        { kind: 'd', payload: { webhook_id: 'whk_account_full', account_id: 'acc_2', n: 40 }, runAt: at(40) },
+        ...[41, 42, 43, 44].map((n) => ({ kind: 'd', payload: { webhook_id: 'whk_two', account_id: 'acc_3', n }, runAt: at(n) })),
+        { kind: 'd', payload: { webhook_id: 'whk_one', account_id: 'acc_4', n: 45 }, runAt: at(-1) },
+        { kind: 'd', payload: { webhook_id: 'whk_later', account_id: 'acc_4', n: 46 }, runAt: new Date(Date.now() + 60_000) },
+        { kind: 'other', payload: { webhook_id: 'whk_other', n: 47 }, runAt: at(0) },
+      ]);
+      // One of whk_two's jobs is leased already (claimed by its own webhook's cap alone).
+      const leased = await s.jobs.claimMany(['d'], 60_000, 1, { skip: [{ field: 'webhook_id', values: ['whk_busy', 'whk_account_full', 'whk_one'] }] });
+      expect(leased.map((j) => j.payload.n)).toEqual([41]);
+      const caps = [
+        { field: 'webhook_id', max: 4, busy: new Map([['whk_busy', 4], ['whk_two', 2]]) },
+        { field: 'account_id', max: 5, busy: new Map([['acc_2', 5]]) },
+      ];
+      // whk_two has room for 2 more (42, 43; 41 is leased), whk_one for its one job, due first.
+      const claimed = await s.jobs.claimMany(['d'], 60_000, 10, { caps, pastFull: true });
+      expect(claimed.map((j) => j.payload.n)).toEqual([45, 42, 43]);
+      expect(await s.jobs.claimMany(['d'], 60_000, 10, { caps: [{ ...caps[0], busy: new Map([['whk_busy', 4], ['whk_two', 4], ['whk_one', 1]]) }, caps[1]], pastFull: true })).toEqual([]);
+    }));
+
     it('a claim can leave out jobs by several payload fields at once (a webhook, an account)', withStore(async (s) => {
       await s.jobs.enqueueMany([
         { kind: 'd', payload: { webhook_id: 'whk_a', account_id: 'acc_1', n: 1 } },

@@ -5,8 +5,8 @@
 // The database's clock judges every lease, so the processes' clocks need not agree.
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
-import type { ClaimOptions, Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
-import { capScan, claimPlan, payloadField } from '../claim-options.js';
+import type { ClaimOptions, Job, JobCap, JobClaim, JobQueue, JobSettlement } from '../store.js';
+import { capScan, claimPlan, GROUP_FIELD, type GroupWalk, groupWalkOf, payloadField } from '../claim-options.js';
 import { isStoreUnavailable } from '../unavailable.js';
 import type { PgDb, Queryable } from './database.js';
 import { LeaseOwner } from '../lease-owner.js';
@@ -73,7 +73,9 @@ export class PgJobQueue implements JobQueue {
     const { skips, last, caps } = claimPlan(opts);
     const params: unknown[] = [kinds, limit, leaseMs, newLeases(limit), this.owner.id];
     const param = (value: unknown) => `$${params.push(value)}`;
-    const where = skips.map((skip) => `AND coalesce(payload->>'${skip.field}', '') <> ALL(${param([...skip.values])}::text[])`).join(' ');
+    const walk = groupWalkOf(kinds, opts);
+    // A group walk reads its own rows (groupHeads): the skips past full caps are its groups.
+    const where = (walk ? [] : skips).map((skip) => `AND coalesce(payload->>'${skip.field}', '') <> ALL(${param([...skip.values])}::text[])`).join(' ');
     const order = `${last ? `coalesce(array_position(${param([...last.values])}::text[], payload->>'${last.field}'), 0), ` : ''}run_at`;
     // One kind (every caller's case) as an equality: then jobs_due hands the rows over in run_at
     // order and the scan stops at the limit. With `= ANY`, PostgreSQL read the kind's whole due
@@ -88,7 +90,7 @@ export class PgJobQueue implements JobQueue {
     // another claimer took meanwhile is skipped or, leased by a claim that committed, fails the
     // due check again.
     const capped = () => {
-      let rows = `${due} LIMIT ${param(capScan(limit))}`;
+      let rows = walk ? groupHeads(walk, caps, param, capScan(limit)) : `${due} LIMIT ${param(capScan(limit))}`;
       for (const cap of caps) {
         const room = `${param(cap.max)} - coalesce((${param(JSON.stringify(Object.fromEntries(cap.busy)))}::jsonb ->> (payload->>'${cap.field}'))::int, 0)`;
         rows = `SELECT id, payload, run_at FROM (
@@ -223,4 +225,32 @@ export async function settleOne(q: Queryable, s: JobSettlement): Promise<boolean
     );
   }
   return (r.rowCount ?? 0) > 0;
+}
+
+/**
+ * Past full caps: the due jobs at the head of each group (GROUP_FIELD) but the full ones, the
+ * first `scan` of them by age (SQL over the claim's parameters, `$1` its kinds). Each group is
+ * found by one step along `jobs_group_due` (a loose index scan) and its head read by one range of
+ * it, so the walk costs what the groups number, not what the full webhooks' backlogs in front of
+ * them hold. Rows of another cap's full values are left out after each head is read (a webhook's
+ * deliveries share their account), so that a full account's backlog is not walked either.
+ */
+function groupHeads(walk: GroupWalk, caps: readonly JobCap[], param: (value: unknown) => string, scan: number): string {
+  const group = `(payload->>'${GROUP_FIELD}')`;
+  const kind = '($1::text[])[1]';
+  const busy = param(JSON.stringify(Object.fromEntries(caps[0].busy)));
+  const room = `greatest(0, least(${param(scan)}, ${param(caps[0].max)} - coalesce((${busy}::jsonb ->> grp.v)::int, 0)))`;
+  const others = walk.otherFull.map(({ cap, values }) => `AND coalesce(h.payload->>'${caps[cap].field}', '') <> ALL(${param([...values])}::text[])`).join(' ');
+  return `WITH RECURSIVE grp(v) AS (
+      (SELECT ${group} FROM jobs WHERE state = 'queued' AND kind = ${kind} AND ${group} IS NOT NULL ORDER BY ${group} LIMIT 1)
+      UNION ALL
+      SELECT (SELECT ${group} FROM jobs WHERE state = 'queued' AND kind = ${kind} AND ${group} > grp.v ORDER BY ${group} LIMIT 1) FROM grp WHERE grp.v IS NOT NULL
+    )
+    SELECT h.id, h.payload, h.run_at FROM grp CROSS JOIN LATERAL (
+      SELECT id, payload, run_at FROM jobs
+      WHERE state = 'queued' AND kind = ${kind} AND ${group} = grp.v AND run_at <= now() AND (locked_until IS NULL OR locked_until <= now())
+      ORDER BY run_at LIMIT ${room}
+    ) h
+    WHERE grp.v IS NOT NULL AND grp.v <> ALL(${param(walk.fullGroups)}::text[]) ${others}
+    ORDER BY h.run_at LIMIT ${param(scan)}`;
 }

@@ -201,4 +201,13 @@ export const SERVICE_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX exports_expires ON exports (expires_at);
     `,
   },
+  {
+    version: 108,
+    name: 'due jobs by webhook',
+    sql: `
+      -- A delivery claim past full webhooks reads each other webhook's due head (job-queue.ts,
+      -- groupHeads), not the full webhooks' backlogs in front of them.
+      CREATE INDEX jobs_group_due ON jobs (kind, (payload->>'webhook_id'), run_at) WHERE state = 'queued';
+    `,
+  },
 ];

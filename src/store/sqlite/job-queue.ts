@@ -5,7 +5,7 @@
 // transactions: the write lock is taken before the read, so two processes never claim one job.
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../core/ids.js';
-import { capScan, claimPlan, payloadField, pickWithinCaps } from '../claim-options.js';
+import { capScan, claimPlan, GROUP_FIELD, type GroupWalk, groupWalkOf, payloadField, pickWithinCaps } from '../claim-options.js';
 import type { ClaimOptions, Job, JobClaim, JobQueue, JobSettlement } from '../store.js';
 import type { Db } from './database.js';
 import { statementCache } from './statements.js';
@@ -18,6 +18,8 @@ interface JobRow {
   attempts: number;
   run_at: number;
 }
+
+type CandidateRow = JobRow & Record<string, unknown>;
 
 const newLease = () => randomBytes(12).toString('base64url');
 
@@ -53,6 +55,7 @@ export class SqliteJobQueue implements JobQueue {
     // Capped, the window's rows bring only the fields the caps look at (read by SQLite from the
     // payload); the payloads, with their event bodies, are read for the rows picked only.
     const columns = caps.length > 0 ? caps.map((cap, i) => `json_extract(payload, '$.${cap.field}') AS cap_${i}`).join(', ') : 'payload';
+    const walk = groupWalkOf(kinds, opts);
     const select = this.sql(
       `SELECT id, kind, attempts, run_at, ${columns} FROM jobs
        WHERE state = 'queued' AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
@@ -67,7 +70,7 @@ export class SqliteJobQueue implements JobQueue {
       // The clock is read inside the write lock: a claim that waited for the lock judges
       // leases by the time it actually claims.
       const now = Date.now();
-      const rows = select.all(now, now, ...params) as (JobRow & Record<string, unknown>)[];
+      const rows = walk ? this.groupHeads(kinds[0], columns, walk, scan, now) : (select.all(now, now, ...params) as CandidateRow[]);
       const candidates = rows.map((row) => ({ row, payload: caps.length > 0 ? Object.fromEntries(caps.map((cap, i) => [cap.field, row[`cap_${i}`]])) : {} }));
       return pickWithinCaps(candidates, caps, limit).map(({ row }) => {
         const lease = newLease();
@@ -75,6 +78,39 @@ export class SqliteJobQueue implements JobQueue {
         return { id: row.id, kind: row.kind, payload: JSON.parse(payload) as Record<string, unknown>, attempts: row.attempts, runAt: new Date(row.run_at), lease };
       });
     });
+  }
+
+  /**
+   * Past full caps: the due jobs at the head of each group (GROUP_FIELD) but the full ones, the
+   * first `scan` of them by age. A group is found by one step along `jobs_group_due` and its head
+   * by one range of it, so the walk costs what the groups number, not what their backlogs hold:
+   * reading a full webhook's week of deliveries row by row took 200–500 ms of the event loop, under
+   * the write lock, at every such claim. Rows of another cap's full values are left out after each
+   * group's head is read (a webhook's deliveries share their account).
+   */
+  private groupHeads(kind: string, columns: string, walk: GroupWalk, scan: number, now: number): CandidateRow[] {
+    const group = `json_extract(payload, '$.${GROUP_FIELD}')`;
+    const groups = this.sql(
+      `WITH RECURSIVE grp(v) AS (
+         SELECT (SELECT min(${group}) FROM jobs WHERE kind = ? AND state = 'queued')
+         UNION ALL
+         SELECT (SELECT min(${group}) FROM jobs WHERE kind = ? AND state = 'queued' AND ${group} > grp.v) FROM grp WHERE grp.v IS NOT NULL
+       ) SELECT v FROM grp WHERE v IS NOT NULL`,
+    ).pluck();
+    const head = this.sql(
+      `SELECT id, kind, attempts, run_at, ${columns} FROM jobs
+       WHERE kind = ? AND state = 'queued' AND ${group} = ? AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
+       ORDER BY run_at LIMIT ?`,
+    );
+    const full = new Set(walk.fullGroups);
+    const rows: CandidateRow[] = [];
+    for (const value of groups.all(kind, kind) as string[]) {
+      if (full.has(value)) continue;
+      for (const row of head.all(kind, value, now, now, Math.min(scan, walk.room(value))) as CandidateRow[]) {
+        if (!walk.otherFull.some(({ cap, values }) => values.has(row[`cap_${cap}`] as string))) rows.push(row);
+      }
+    }
+    return rows.sort((a, b) => a.run_at - b.run_at).slice(0, scan);
   }
 
   async extend(job: JobClaim, leaseMs: number): Promise<boolean> {

@@ -358,4 +358,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     name: 'fair export claims',
     sql: 'CREATE INDEX IF NOT EXISTS jobs_kind_due ON jobs (kind, state, run_at);',
   },
+  {
+    // A delivery claim past full webhooks reads each other webhook's due head (job-queue.ts,
+    // groupHeads), not the full webhooks' backlogs in front of them.
+    version: 16,
+    name: 'due jobs by webhook',
+    sql: "CREATE INDEX IF NOT EXISTS jobs_group_due ON jobs (kind, json_extract(payload, '$.webhook_id'), run_at) WHERE state = 'queued';",
+  },
 ];
