@@ -4,7 +4,8 @@
 // real binary (`bolag db import --source …`): rows/s and the importer's peak memory (RSS). Then
 // our own JSONL format (unchanged and 5 % changed), and week 2 again while a server on the same
 // database delivers the events to a webhook. With --database-url (PostgreSQL; the register in the
-// URL's `schema`, `bench_import` by default, dropped first): the four weekly steps only.
+// URL's `schema`, `bench_import` by default, dropped first): the four weekly steps, our JSONL
+// alone, and two weeks beside a server.
 import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -88,8 +89,8 @@ export async function run(args: string[] = []): Promise<void> {
   const oursRows = Math.min(200_000, a.bolagsverketRows);
   const same = join(a.dir, 'ours-unchanged.jsonl');
   const changed = join(a.dir, 'ours-changed.jsonl');
-  writeOursJsonl(db, same, oursRows, 0, 50);
-  writeOursJsonl(db, changed, oursRows, 0.05, 51);
+  await writeOursJsonl({ dbPath: db }, same, oursRows, 0, 50);
+  await writeOursJsonl({ dbPath: db }, changed, oursRows, 0.05, 51);
   report(measure(db, 'ours', same, `Our JSONL, ${oursRows.toLocaleString('en')} unchanged`));
   report(measure(db, 'ours', changed, 'Our JSONL, 5 % changed'));
 
@@ -120,6 +121,14 @@ async function runOnPostgres(a: Args, bv: string[], scb: string[]): Promise<void
   report(measure(db, 'scb', scb[0], 'SCB week 1 onto it'));
   report(measure(db, 'bolagsverket', bv[1], 'Bolagsverket week 2 (update)'));
   report(measure(db, 'scb', scb[1], 'SCB week 2 (update)'));
+  // Our own format, as on SQLite: the first companies of this register, unchanged, then 5 % renamed.
+  const oursRows = Math.min(200_000, a.bolagsverketRows);
+  const same = join(a.dir, 'ours-unchanged-postgres.jsonl');
+  const changed = join(a.dir, 'ours-changed-postgres.jsonl');
+  await writeOursJsonl({ databaseUrl: db }, same, oursRows, 0, 50);
+  await writeOursJsonl({ databaseUrl: db }, changed, oursRows, 0.05, 51);
+  report(measure(db, 'ours', same, `Our JSONL, ${oursRows.toLocaleString('en')} unchanged`));
+  report(measure(db, 'ours', changed, 'Our JSONL, 5 % changed'));
   // A week's changes once more while a server on the same database delivers them: week 1's files
   // again, which undo week 2's (renames, moves and statuses back, vanished rows back, new ones
   // marked vanished), as many differences as a week brings.

@@ -1,26 +1,31 @@
-// Our own import format for the bench: the first `count` companies of a register as JSONL (the
-// export's shape), optionally with `changedShare` of them renamed.
-import { companyArrayReader, rowToCompany } from '../../src/store/sqlite/company-row.js';
-import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+// Our own import format for the bench: the first `count` companies of a register (either store)
+// as JSONL in the export's shape, optionally with `changedShare` of them renamed.
+import type { SearchFilters } from '../../src/core/search-params.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { StoreLocation } from '../../src/store/store.js';
 import { ChunkedWriter } from './chunked-writer.js';
 import { hash } from './random.js';
 
-export function writeOursJsonl(dbPath: string, path: string, count: number, changedShare: number, salt: number): number {
-  const store = openSqliteStore(dbPath);
+const EVERY_COMPANY = { status: null, radius_km: 0 } as unknown as SearchFilters;
+const SLICE_ROWS = 10_000;
+
+export async function writeOursJsonl(location: StoreLocation, path: string, count: number, changedShare: number, salt: number): Promise<number> {
+  const store = await openStore(location);
   try {
-    const reader = companyArrayReader(true);
-    const rows = store.db.prepare(`SELECT ${reader.select} FROM companies c ORDER BY c.rowid LIMIT ?`).raw(true);
     const out = new ChunkedWriter(path, 'utf8');
+    const lastRow = await store.companies.lastRow();
     let n = 0;
-    for (const values of rows.iterate(count) as Iterable<unknown[]>) {
-      const company = rowToCompany(reader.build(values), { expand: true });
-      if (hash(n, salt) < changedShare) company.name = `${company.name} Ny`;
-      out.write(`${JSON.stringify(company)}\n`);
-      n++;
+    for (let after = 0; n < count && after < lastRow; after += SLICE_ROWS) {
+      for (const company of await store.companies.slice(EVERY_COMPANY, after, after + SLICE_ROWS, { expand: ['latest_financials'] })) {
+        if (n >= count) break;
+        if (hash(n, salt) < changedShare) company.name = `${company.name} Ny`;
+        out.write(`${JSON.stringify(company)}\n`);
+        n++;
+      }
     }
     out.close();
     return n;
   } finally {
-    store.db.close();
+    await store.close();
   }
 }
