@@ -34,7 +34,7 @@ export async function startLocalRegister(
   const location = opts.location ?? { dbPath: registerDbPath(env) };
   const keyFile = opts.keyFile ?? join(bolagHome(env), 'local-key');
   const seedCount = env.BOLAG_SEED_COUNT ? Number(env.BOLAG_SEED_COUNT) : DEFAULT_SEED_COUNT;
-  const server = await startServer({ port: 0, host: '127.0.0.1', ...location, seedCount, onSeedProgress: opts.onProgress, onSeedWait: opts.onWait, rateLimit: { max: 0, windowMs: 60_000 }, docs: false });
+  const server = await startServer({ port: 0, host: '127.0.0.1', ...location, seedCount, onSeedProgress: opts.onProgress, onSeedWait: opts.onWait, rateLimit: { max: 0, windowMs: 60_000 }, docs: false, backgroundUpkeep: false });
   let apiKey = server.apiKey;
   mkdirSync(dirname(keyFile), { recursive: true });
   if (apiKey) writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });

@@ -19,6 +19,11 @@ export interface StartOptions extends ServerOptions {
   onSeedProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void;
   /** Another process is creating the register; this start waits for it. */
   onSeedWait?: () => void;
+  /**
+   * The store's upkeep on threads (SQLite's WAL checkpoints), for a server that runs for long.
+   * Default true; a CLI command's server, which lives for one command, leaves it to SQLite.
+   */
+  backgroundUpkeep?: boolean;
 }
 
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -43,7 +48,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const { app, ctx } = await buildApp(store, opts);
     // Before any worker claims: take over the leases of this host's dead processes.
     const incarnation = await startIncarnation(store);
-    store.startBackgroundUpkeep();
+    if (opts.backgroundUpkeep !== false) store.startBackgroundUpkeep();
     await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
     const workers: RunningWorker[] = opts.workers === false ? [] : WORKERS.map((start) => start(ctx));
     let closing: Promise<void> | undefined;

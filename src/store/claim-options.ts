@@ -26,7 +26,10 @@ export function claimPlan(opts: ClaimOptions): { skips: JobSkip[]; last: JobSkip
 /**
  * The payload field that groups the jobs a claim walks past full caps (a webhook's deliveries):
  * both stores index the due jobs of a kind by it (`jobs_group_due`), so the walk reads each
- * group's head, not the backlogs in front of it.
+ * group's head, not the backlogs in front of it. It takes two things of the jobs so grouped:
+ * each has the field (one without it is found at the head of the queue only), and a group's
+ * jobs share the values of the other capped fields (a webhook's deliveries, their account), as
+ * those are checked on each group's head only.
  */
 export const GROUP_FIELD = 'webhook_id';
 

@@ -11,7 +11,7 @@ export interface CheckpointThreadData {
 }
 
 const { path, intervalMs } = workerData as CheckpointThreadData;
-const db = new Database(path);
+const db = new Database(path, { fileMustExist: true });
 // It copies frames from the WAL into the file: no page cache worth keeping, no memory map.
 db.pragma('cache_size = -1024');
 db.pragma('mmap_size = 0');
@@ -20,15 +20,21 @@ db.pragma('busy_timeout = 0');
 const checkpoint = () => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
-  } catch {
-    // Busy (another connection checkpoints or resets the WAL): the next tick tries again.
+  } catch (e) {
+    // Another connection checkpoints or starts the WAL over: the next tick tries again. Anything
+    // else ends the thread, and the server's connection checkpoints itself again.
+    const code = (e as { code?: string }).code ?? '';
+    if (!code.startsWith('SQLITE_BUSY') && !code.startsWith('SQLITE_LOCKED')) throw e;
   }
 };
 const timer = setInterval(checkpoint, intervalMs);
 parentPort!.on('message', (m: 'stop') => {
   if (m !== 'stop') return;
   clearInterval(timer);
-  checkpoint();
-  db.close();
-  parentPort!.close();
+  try {
+    checkpoint();
+  } finally {
+    db.close();
+    parentPort!.close();
+  }
 });

@@ -86,19 +86,20 @@ export class SqliteJobQueue implements JobQueue {
    * by one range of it, so the walk costs what the groups number, not what their backlogs hold:
    * reading a full webhook's week of deliveries row by row took 200–500 ms of the event loop, under
    * the write lock, at every such claim. Rows of another cap's full values are left out after each
-   * group's head is read (a webhook's deliveries share their account).
+   * group's head is read (a webhook's deliveries share their account). `INDEXED BY`: should
+   * SQLite's planner prefer another index, the walk would read the backlogs again.
    */
   private groupHeads(kind: string, columns: string, walk: GroupWalk, scan: number, now: number): CandidateRow[] {
     const group = `json_extract(payload, '$.${GROUP_FIELD}')`;
     const groups = this.sql(
       `WITH RECURSIVE grp(v) AS (
-         SELECT (SELECT min(${group}) FROM jobs WHERE kind = ? AND state = 'queued')
+         SELECT (SELECT min(${group}) FROM jobs INDEXED BY jobs_group_due WHERE kind = ? AND state = 'queued')
          UNION ALL
-         SELECT (SELECT min(${group}) FROM jobs WHERE kind = ? AND state = 'queued' AND ${group} > grp.v) FROM grp WHERE grp.v IS NOT NULL
+         SELECT (SELECT min(${group}) FROM jobs INDEXED BY jobs_group_due WHERE kind = ? AND state = 'queued' AND ${group} > grp.v) FROM grp WHERE grp.v IS NOT NULL
        ) SELECT v FROM grp WHERE v IS NOT NULL`,
     ).pluck();
     const head = this.sql(
-      `SELECT id, kind, attempts, run_at, ${columns} FROM jobs
+      `SELECT id, kind, attempts, run_at, ${columns} FROM jobs INDEXED BY jobs_group_due
        WHERE kind = ? AND state = 'queued' AND ${group} = ? AND run_at <= ? AND (locked_until IS NULL OR locked_until <= ?)
        ORDER BY run_at LIMIT ?`,
     );
@@ -106,7 +107,7 @@ export class SqliteJobQueue implements JobQueue {
     const rows: CandidateRow[] = [];
     for (const value of groups.all(kind, kind) as string[]) {
       if (full.has(value)) continue;
-      for (const row of head.all(kind, value, now, now, Math.min(scan, walk.room(value))) as CandidateRow[]) {
+      for (const row of head.all(kind, value, now, now, Math.max(0, Math.min(scan, Math.floor(walk.room(value))))) as CandidateRow[]) {
         if (!walk.otherFull.some(({ cap, values }) => values.has(row[`cap_${cap}`] as string))) rows.push(row);
       }
     }
