@@ -85,14 +85,7 @@ export async function run(args: string[] = []): Promise<void> {
   report(measure(db, 'bolagsverket', bv[1], 'Bolagsverket week 2 (update)'));
   report(measure(db, 'scb', scb[1], 'SCB week 2 (update)'));
 
-  // Our own format: full records of the first companies, unchanged, then 5 % renamed.
-  const oursRows = Math.min(200_000, a.bolagsverketRows);
-  const same = join(a.dir, 'ours-unchanged.jsonl');
-  const changed = join(a.dir, 'ours-changed.jsonl');
-  await writeOursJsonl({ dbPath: db }, same, oursRows, 0, 50);
-  await writeOursJsonl({ dbPath: db }, changed, oursRows, 0.05, 51);
-  report(measure(db, 'ours', same, `Our JSONL, ${oursRows.toLocaleString('en')} unchanged`));
-  report(measure(db, 'ours', changed, 'Our JSONL, 5 % changed'));
+  const changed = await measureOurs(a, { dbPath: db }, db, '', report);
 
   // Week 2 again, from the copy of week 1, while a server delivers the events to webhooks.
   await importsBesideServer({ dbPath: served }, served, report, [
@@ -121,14 +114,7 @@ async function runOnPostgres(a: Args, bv: string[], scb: string[]): Promise<void
   report(measure(db, 'scb', scb[0], 'SCB week 1 onto it'));
   report(measure(db, 'bolagsverket', bv[1], 'Bolagsverket week 2 (update)'));
   report(measure(db, 'scb', scb[1], 'SCB week 2 (update)'));
-  // Our own format, as on SQLite: the first companies of this register, unchanged, then 5 % renamed.
-  const oursRows = Math.min(200_000, a.bolagsverketRows);
-  const same = join(a.dir, 'ours-unchanged-postgres.jsonl');
-  const changed = join(a.dir, 'ours-changed-postgres.jsonl');
-  await writeOursJsonl({ databaseUrl: db }, same, oursRows, 0, 50);
-  await writeOursJsonl({ databaseUrl: db }, changed, oursRows, 0.05, 51);
-  report(measure(db, 'ours', same, `Our JSONL, ${oursRows.toLocaleString('en')} unchanged`));
-  report(measure(db, 'ours', changed, 'Our JSONL, 5 % changed'));
+  await measureOurs(a, { databaseUrl: db }, db, '-postgres', report);
   // A week's changes once more while a server on the same database delivers them: week 1's files
   // again, which undo week 2's (renames, moves and statuses back, vanished rows back, new ones
   // marked vanished), as many differences as a week brings.
@@ -137,6 +123,21 @@ async function runOnPostgres(a: Args, bv: string[], scb: string[]): Promise<void
     ['scb', scb[0], 'SCB week 1 again (week 2 undone), server delivering'],
   ]);
   console.log(`machine load ${loadavg()[0].toFixed(1)} at the end (the server's CPU is not in the importer's CPU-seconds)`);
+}
+
+/**
+ * Our own format: the first companies of the register as the export writes them, unchanged, then
+ * 5 % renamed, each file imported; the path of the changed one.
+ */
+async function measureOurs(a: Args, location: StoreLocation, db: string, suffix: string, report: (m: Measured) => void): Promise<string> {
+  const rows = Math.min(200_000, a.bolagsverketRows);
+  const same = join(a.dir, `ours-unchanged${suffix}.jsonl`);
+  const changed = join(a.dir, `ours-changed${suffix}.jsonl`);
+  await writeOursJsonl(location, same, rows, 0, 50);
+  await writeOursJsonl(location, changed, rows, 0.05, 51);
+  report(measure(db, 'ours', same, `Our JSONL, ${rows.toLocaleString('en')} unchanged`));
+  report(measure(db, 'ours', changed, 'Our JSONL, 5 % changed'));
+  return changed;
 }
 
 /** Imports while a server on the same database delivers every company event and answers searches. */
