@@ -89,22 +89,33 @@ async function serveInWorker(opts: ServeOptions): Promise<void> {
 }
 
 /**
- * The first SIGTERM (or Ctrl-C) starts the graceful close. Its listener is then gone, so a
- * second SIGTERM gets Node's default action: the process ends at once.
+ * A SIGTERM this soon after the first is the first one re-raised by a library (handled within
+ * the next turn of the event loop), not an operator's second.
+ */
+const SAME_SIGNAL_MS = 250;
+
+/**
+ * The first SIGTERM (or Ctrl-C) starts the graceful close; a second, a quarter of a second or
+ * more later, ends the process at once (exit 143).
  */
 function waitForStop(interrupt: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    let signals = 0;
+    let firstAt: number | undefined;
     const done = () => {
-      // A second SIGTERM ends the process at once, however busy its shutdown is.
-      if (++signals > 1) process.exit(143);
+      // A second SIGTERM ends the process at once, however busy its shutdown is. Not one that
+      // comes right after the first: when-exit (under conf, loaded once a profile is saved)
+      // re-raises every signal it sees, and that one, handled while a shutdown waited for its
+      // checkpoint thread, ended a first start with 143.
+      if (firstAt !== undefined) {
+        if (performance.now() - firstAt > SAME_SIGNAL_MS) process.exit(143);
+        return;
+      }
+      firstAt = performance.now();
       interrupt.removeEventListener('abort', done);
       resolve();
     };
-    // Left listening to the end: a library's exit hook (signal-exit, under conf, which a first
-    // start's saved profile brings in) re-raises SIGTERM when it finds itself the only listener
-    // left, and with this one gone (a `once`) that killed the process before it shut down
-    // (exit 143), as cluster.ts already knew.
+    // Left listening to the end: with this one gone (a `once`), the re-raised signal (above)
+    // found no listener and killed the process before it shut down, as cluster.ts already knew.
     process.on('SIGTERM', done);
     if (interrupt.aborted) done();
     else interrupt.addEventListener('abort', done, { once: true });
