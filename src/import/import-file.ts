@@ -1,11 +1,11 @@
 // `bolag db import FILE`: upserts by org_nr in one transaction with its events (the outbox).
-// Our JSONL into a SQLite register is read on a thread of its own, which settles the lines
-// equal to their stored records while the import compares and writes the rest (match-ahead.ts).
+// Our JSONL is read on a thread of its own, which settles the lines equal to their stored
+// records while the import compares and writes the rest (match-ahead.ts).
 import { IMPORT_BATCH_SIZE, type ImportResult, type ImportWait } from '../store/import-types.js';
 import type { Store } from '../store/store.js';
 import { matchesExportLine } from './ours/export-line.js';
 import { canMatchAhead, matchAhead } from './ours/match-ahead.js';
-import type { MatchMode } from './ours/match-messages.js';
+import type { MatchMode, MatchRegister } from './ours/match-messages.js';
 import { planRecord } from './plan-record.js';
 import { detectFormat, readImportRecords } from './read-records.js';
 import { readLinesSync } from './read-lines.js';
@@ -22,11 +22,11 @@ export interface ImportFileOptions {
 
 export async function importFile(store: Store, path: string, opts: ImportFileOptions = {}): Promise<ImportResult> {
   const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
-  const dbPath = store.kind === 'sqlite' ? store.location.dbPath : undefined;
-  if (dbPath === undefined || dbPath === ':memory:' || !canMatchAhead() || !isJsonl(path)) {
+  const register = registerOf(store);
+  if (register === undefined || !canMatchAhead() || !isJsonl(path)) {
     return store.companies.importRecords(readImportRecords(path), planRecord, { matchesStored: matchesExportLine, batchSize, onBatch: opts.onProgress, onWait: opts.onWait });
   }
-  const ahead = matchAhead(path, dbPath, { batchSize, mode: opts.matchMode });
+  const ahead = matchAhead(path, register, { batchSize, mode: opts.matchMode });
   try {
     return await store.companies.importRecords(ahead.records, planRecord, {
       matchesStored: matchesExportLine,
@@ -38,6 +38,13 @@ export async function importFile(store: Store, path: string, opts: ImportFileOpt
   } finally {
     await ahead.close();
   }
+}
+
+/** Where a matching thread finds the store's register: not in a SQLite register in memory. */
+function registerOf(store: Store): MatchRegister | undefined {
+  const { dbPath, databaseUrl } = store.location;
+  if (store.kind === 'postgres') return databaseUrl === undefined ? undefined : { databaseUrl };
+  return dbPath === undefined || dbPath === ':memory:' ? undefined : { dbPath };
 }
 
 function isJsonl(path: string): boolean {

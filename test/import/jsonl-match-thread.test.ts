@@ -1,22 +1,24 @@
-// Our JSONL into a SQLite register is read on a thread of its own, which settles the lines equal
-// to their stored record against a snapshot taken once the import holds the write lock
-// (src/import/ours/match-thread.ts). Through the compiled thread: what it settles and what it
-// leaves to the import, line by line; and whole imports in both of its modes against the oracle
-// of the full comparison (the same records in another key order, which no line can match).
+// Our JSONL is read on a thread of its own, which settles the lines equal to their stored record:
+// on SQLite against a snapshot taken once the import holds the write lock, on PostgreSQL as each
+// batch reads it committed (src/import/ours/match-thread.ts). Through the compiled thread, on both
+// stores: what it settles and what it leaves to the import, line by line; and whole imports in
+// both of its modes against the oracle of the full comparison (the same records in another key
+// order, which no line can match).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ImportFileOptions } from '../../src/import/import-file.js';
 import type { ImportRecord, SettledLines } from '../../src/store/import-types.js';
 import type { Store } from '../../src/store/store.js';
 import { ensureBuilt, ROOT } from '../exports/built.js';
+import { DATABASE_URL, dropSchema, freshSchemaUrl } from '../helpers/pg.js';
 
 type Compiled = {
   importFile: typeof import('../../src/import/import-file.js').importFile;
   matchAhead: typeof import('../../src/import/ours/match-ahead.js').matchAhead;
   matchingThreads: typeof import('../../src/import/ours/match-ahead.js').matchingThreads;
   openSqliteStore: typeof import('../../src/store/sqlite/sqlite-store.js').openSqliteStore;
+  openPgStore: typeof import('../../src/store/postgres/pg-store.js').openPgStore;
   seedRegister: typeof import('../../src/app/seed-register.js').seedRegister;
 };
 
@@ -30,6 +32,7 @@ beforeAll(async () => {
     ...(await load<Pick<Compiled, 'importFile'>>('import/import-file.js')),
     ...(await load<Pick<Compiled, 'matchAhead' | 'matchingThreads'>>('import/ours/match-ahead.js')),
     ...(await load<Pick<Compiled, 'openSqliteStore'>>('store/sqlite/sqlite-store.js')),
+    ...(await load<Pick<Compiled, 'openPgStore'>>('store/postgres/pg-store.js')),
     ...(await load<Pick<Compiled, 'seedRegister'>>('app/seed-register.js')),
   };
 });
@@ -45,8 +48,27 @@ const write = (name: string, lines: string[]) => {
   return path;
 };
 
-async function seeded(name: string): Promise<Store> {
-  const store = compiled.openSqliteStore(join(dir, name));
+type Kind = 'sqlite' | 'postgres';
+const STORES = [
+  { name: 'SQLite', kind: 'sqlite' as Kind, skip: false },
+  { name: 'PostgreSQL', kind: 'postgres' as Kind, skip: !DATABASE_URL },
+];
+
+/** A register of its own: a file in the test's directory, or a fresh schema dropped on close. */
+async function opened(kind: Kind, name: string): Promise<Store> {
+  if (kind === 'sqlite') return compiled.openSqliteStore(join(dir, name));
+  const { url, schema } = freshSchemaUrl();
+  const store = await compiled.openPgStore(url);
+  const close = store.close.bind(store);
+  store.close = async () => {
+    await close();
+    await dropSchema(schema);
+  };
+  return store;
+}
+
+async function seeded(name: string, kind: Kind = 'sqlite'): Promise<Store> {
+  const store = await opened(kind, name);
   await compiled.seedRegister(store, { count: 300, seed: 'match-thread' });
   return store;
 }
@@ -66,9 +88,11 @@ async function eventsOf(store: Store) {
 
 const strip = (cs: Record<string, unknown>[]) => cs.map(({ updated_at: _u, ...c }) => c);
 
+const registerOf = (store: Store) => (store.kind === 'sqlite' ? { dbPath: store.location.dbPath! } : { databaseUrl: store.location.databaseUrl! });
+
 /** What the thread hands over for a file, with the lock taken (or not) before the first batch. */
 async function handedOver(store: Store, path: string, opts: { locked: boolean; batchSize: number }) {
-  const ahead = compiled.matchAhead(path, store.location.dbPath!, { batchSize: opts.batchSize, mode: 'always' });
+  const ahead = compiled.matchAhead(path, registerOf(store), { batchSize: opts.batchSize, mode: 'always' });
   if (opts.locked) ahead.locked();
   let settled = 0;
   const passed: { line: number; text: string }[] = [];
@@ -83,9 +107,9 @@ async function handedOver(store: Store, path: string, opts: { locked: boolean; b
   return { settled, passed };
 }
 
-describe('the matching thread, line by line', () => {
-  it('settles the lines equal to their stored record and hands over every other, in order', async () => {
-    const store = await seeded('a.db');
+describe.each(STORES)('the matching thread on $name, line by line', ({ kind, skip }) => {
+  it.skipIf(skip)('settles the lines equal to their stored record and hands over every other, in order', async () => {
+    const store = await seeded('a.db', kind);
     try {
       const records = await exported(store);
       const [a, b] = records;
@@ -111,12 +135,14 @@ describe('the matching thread, line by line', () => {
     }
   });
 
-  it('settles nothing before the import holds the lock, and hands over a line that is not JSON', async () => {
-    const store = await seeded('b.db');
+  it.skipIf(skip)('settles nothing before the import holds the lock (SQLite; PostgreSQL needs no lock), and hands over a line that is not JSON', async () => {
+    const store = await seeded('b.db', kind);
     try {
       const lines = (await exported(store)).slice(0, 30).map((r) => JSON.stringify(r));
       const path = write('same.jsonl', lines);
-      expect(await handedOver(store, path, { locked: false, batchSize: 4 })).toEqual({ settled: 0, passed: lines.map((text, i) => ({ line: i + 1, text })) });
+      const beforeLock = await handedOver(store, path, { locked: false, batchSize: 4 });
+      if (kind === 'sqlite') expect(beforeLock).toEqual({ settled: 0, passed: lines.map((text, i) => ({ line: i + 1, text })) });
+      else expect(beforeLock).toEqual({ settled: 30, passed: [] });
       // Handed over for the import to stop at; whatever the thread settles after it is never counted.
       lines[10] = `${lines[10].slice(0, 80)} not json`;
       const broken = await handedOver(store, write('broken.jsonl', lines), { locked: true, batchSize: 4 });
@@ -126,8 +152,8 @@ describe('the matching thread, line by line', () => {
     }
   });
 
-  it('ends with the import, whichever way it ends', async () => {
-    const store = await seeded('c.db');
+  it.skipIf(skip)('ends with the import, whichever way it ends', async () => {
+    const store = await seeded('c.db', kind);
     try {
       const lines = (await exported(store)).map((r) => JSON.stringify(r));
       await compiled.importFile(store, write('ok.jsonl', lines), { batchSize: 10 });
@@ -136,7 +162,7 @@ describe('the matching thread, line by line', () => {
       await expect(compiled.importFile(store, write('bad.jsonl', bad), { batchSize: 10 })).rejects.toThrow(/^line 51: not valid JSON/);
       await expect.poll(() => compiled.matchingThreads(), { timeout: 5000 }).toBe(0);
       // Stopped before reading its file to the end (the consumer gives up after one batch).
-      const ahead = compiled.matchAhead(write('long.jsonl', lines), store.location.dbPath!, { batchSize: 5 });
+      const ahead = compiled.matchAhead(write('long.jsonl', lines), registerOf(store), { batchSize: 5 });
       await ahead.records.next();
       await ahead.records.return(undefined);
       await expect.poll(() => compiled.matchingThreads(), { timeout: 5000 }).toBe(0);
@@ -146,13 +172,16 @@ describe('the matching thread, line by line', () => {
   });
 });
 
-describe.each<ImportFileOptions['matchMode']>(['always', 'balanced'])('whole imports through the thread (%s)', (matchMode) => {
+const MODES = (['always', 'balanced'] as const).flatMap((matchMode) => STORES.map((store) => ({ ...store, matchMode })));
+
+describe.each(MODES)('whole imports through the thread on $name ($matchMode)', ({ kind, skip, matchMode }) => {
   let fast: Store;
   let full: Store;
 
-  beforeEach(async () => {
-    fast = await seeded('fast.db');
-    full = await seeded('full.db');
+  beforeEach(async (context) => {
+    if (skip) return context.skip();
+    fast = await seeded('fast.db', kind);
+    full = await seeded('full.db', kind);
     return async () => {
       await fast.close();
       await full.close();
@@ -202,6 +231,29 @@ describe.each<ImportFileOptions['matchMode']>(['always', 'balanced'])('whole imp
     const lines = [...records.slice(0, 70), JSON.stringify({ ...JSON.parse(records[70]), org_nr: '123' }), `${records[71].slice(0, 60)} not json`, '[1]'];
     await expect(compiled.importFile(fast, write('bad.jsonl', lines), { batchSize: 16, matchMode })).rejects.toThrow(/^line 72: not valid JSON/);
     expect(await eventsOf(fast)).toEqual([]);
+  });
+});
+
+describe.skipIf(!DATABASE_URL)('the thread on PostgreSQL, with no database to read', () => {
+  it('settles nothing and hands every line over, for the import to read the register itself', async () => {
+    const store = await seeded('u.db');
+    try {
+      const lines = (await exported(store)).slice(0, 12).map((r) => JSON.stringify(r));
+      const ahead = compiled.matchAhead(write('lost.jsonl', lines), { databaseUrl: 'postgres://postgres@127.0.0.1:1/test' }, { batchSize: 4, mode: 'always' });
+      let settled = 0;
+      const passed: number[] = [];
+      try {
+        for await (const item of ahead.records) {
+          if ((item as SettledLines).settled === true) settled += item.length;
+          else passed.push(...(item as ImportRecord[]).map((r) => r.line));
+        }
+      } finally {
+        await ahead.close();
+      }
+      expect({ settled, passed }).toEqual({ settled: 0, passed: lines.map((_, i) => i + 1) });
+    } finally {
+      await store.close();
+    }
   });
 });
 

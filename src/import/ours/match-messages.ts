@@ -8,7 +8,10 @@ export const SHARED = {
   sent: 0,
   /** Batches the import has taken. */
   taken: 1,
-  /** 1 once the import holds the write lock (ImportOptions.onLocked): the snapshot may be taken. */
+  /**
+   * 1 once the import holds the write lock (ImportOptions.onLocked): SQLite's snapshot may be
+   * taken. Set at the start on PostgreSQL, whose batches are each read as committed then.
+   */
   locked: 2,
   words: 3,
 } as const;
@@ -20,9 +23,12 @@ export const SHARED = {
  */
 export type MatchMode = 'balanced' | 'always';
 
+/** The register the thread reads: a SQLite file, or a PostgreSQL URL (with its `schema`). */
+export type MatchRegister = { dbPath: string } | { databaseUrl: string };
+
 export interface MatchThreadData {
   filePath: string;
-  dbPath: string;
+  register: MatchRegister;
   batchSize: number;
   mode: MatchMode;
   shared: SharedArrayBuffer;

@@ -1,13 +1,17 @@
 // The thread that reads our JSONL for an import (match-ahead.ts) and, while the importing thread
-// is busy, compares batches of it with the register as the import found it (RecordSnapshot):
-// a line equal to its stored record's export is settled here and only counted over there. The
-// importing thread gets the other lines' texts and compares, plans and writes them as before.
+// is busy, compares batches of it with the register: a line equal to its stored record's export
+// is settled here and only counted over there. The importing thread gets the other lines' texts
+// and compares, plans and writes them as before.
 //
-// Why a snapshot is enough: the import holds the write lock from before the snapshot is taken to
-// its end, so a company differs from the snapshot only once one of the file's lines changed it.
-// A line is settled here only when no earlier line of the file had its org nr (SeenKeys), so
-// nothing has changed its company yet; a later line of that org nr goes to the import, which
-// compares it with the register as it is by then.
+// Why the register as read here is enough: a line is settled here only when no earlier line of
+// the file had its org nr (SeenKeys), so the import has not changed its company; a later line of
+// that org nr goes to the import, which compares it with the register as it is by then.
+// - SQLite: a snapshot (RecordSnapshot) taken once the import holds the write lock, which it holds
+//   to its end, so no other writer changes a company after the snapshot.
+// - PostgreSQL: each batch read as committed at that moment (CommittedRecords), as the importing
+//   thread's own comparison reads it (without its lock, since nothing is written for a match). A
+//   company another import changes afterwards ends as that import left it, as if this line had
+//   been imported first.
 import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { normalizeOrgNr } from '../../core/orgnr.js';
@@ -15,10 +19,11 @@ import type { ImportRecord } from '../../store/import-types.js';
 import { MatchProbe } from '../../store/match-probe.js';
 import { type CompanyRow, rowToCompany } from '../../store/sqlite/company-row.js';
 import { RecordSnapshot } from '../../store/sqlite/record-snapshot.js';
+import { CommittedRecords } from '../../store/postgres/stored-records.js';
 import { describeReadError } from '../open-data/read-messages.js';
 import { readJsonlRecords } from './read-jsonl.js';
 import { matchesExportLine } from './export-line.js';
-import { type MatchMessage, SHARED, type MatchThreadData } from './match-messages.js';
+import { type MatchMessage, type MatchRegister, SHARED, type MatchThreadData } from './match-messages.js';
 import { SeenKeys } from './seen-keys.js';
 
 /**
@@ -28,11 +33,31 @@ import { SeenKeys } from './seen-keys.js';
 const AHEAD = 8;
 
 const port = parentPort!;
-const { filePath, dbPath, batchSize, mode, shared: memory } = workerData as MatchThreadData;
+const { filePath, register, batchSize, mode, shared: memory } = workerData as MatchThreadData;
 const shared = new Int32Array(memory);
 const send = (m: MatchMessage) => port.postMessage(m);
 
-const snapshot = new RecordSnapshot(dbPath);
+/** The stored records of a batch's lines, by org nr, on either store. */
+interface StoredRecords {
+  read(batch: readonly ImportRecord[], heads: readonly (string | null)[]): Map<string, CompanyRow> | Promise<Map<string, CompanyRow>>;
+  close(): void | Promise<void>;
+}
+
+function storedRecords(where: MatchRegister): StoredRecords {
+  if ('databaseUrl' in where) {
+    const committed = new CommittedRecords(where.databaseUrl);
+    return { read: (_batch, heads) => committed.records([...new Set(heads.filter((h): h is string => h !== null))]), close: () => committed.close() };
+  }
+  const snapshot = new RecordSnapshot(where.dbPath);
+  return {
+    read: (batch, heads) => {
+      snapshot.pin();
+      return snapshot.records(batch, heads);
+    },
+    close: () => snapshot.close(),
+  };
+}
+
 /**
  * Sized by the file: an export line is at least this long (a company with empty fields is about
  * 600 bytes), so the file has at most size / this many lines.
@@ -80,15 +105,21 @@ function workWaiting(): number {
   return n;
 }
 
-function post(batch: ImportRecord[]): void {
+async function post(stored: StoredRecords, batch: ImportRecord[]): Promise<void> {
   while (Atomics.load(shared, SHARED.sent) - Atomics.load(shared, SHARED.taken) >= AHEAD) {
     Atomics.wait(shared, SHARED.taken, Atomics.load(shared, SHARED.taken), 1000);
   }
-  const compare = !blind && Atomics.load(shared, SHARED.locked) === 1 && (mode === 'always' || workWaiting() >= 2 * batchSize) && probe.shouldTry();
-  let stored: Map<string, CompanyRow> | null = null;
+  let compare = !blind && Atomics.load(shared, SHARED.locked) === 1 && (mode === 'always' || workWaiting() >= 2 * batchSize) && probe.shouldTry();
+  let records: Map<string, CompanyRow> | null = null;
   if (compare) {
-    snapshot.pin();
-    stored = snapshot.records(batch, batch.map((r) => r.key ?? null));
+    try {
+      records = await stored.read(batch, batch.map((r) => r.key ?? null));
+    } catch {
+      // A register this thread cannot read is left to the import, which reads it itself and
+      // reports what fails there.
+      blind = true;
+      compare = false;
+    }
   }
   const lines: number[] = [];
   const texts: string[] = [];
@@ -98,7 +129,7 @@ function post(batch: ImportRecord[]): void {
   for (const record of batch) {
     if (record.key === undefined) headless++;
     // A line equal to its stored record's export names its org nr once, in its head.
-    const row = stored !== null && !blind && record.key !== undefined ? stored.get(record.key) : undefined;
+    const row = records !== null && !blind && record.key !== undefined ? records.get(record.key) : undefined;
     if (row !== undefined && !seen.has(Number(record.key))) {
       tried++;
       if (matchesExportLine(record, rowToCompany(row, { expand: true }))) {
@@ -124,20 +155,26 @@ function post(batch: ImportRecord[]): void {
   Atomics.add(shared, SHARED.sent, 1);
 }
 
-try {
-  let batch: ImportRecord[] = [];
-  for (const record of readJsonlRecords(filePath)) {
-    batch.push(record);
-    if (batch.length >= batchSize) {
-      post(batch);
-      batch = [];
+async function run(): Promise<void> {
+  let stored: StoredRecords | null = null;
+  try {
+    stored = storedRecords(register);
+    let batch: ImportRecord[] = [];
+    for (const record of readJsonlRecords(filePath)) {
+      batch.push(record);
+      if (batch.length >= batchSize) {
+        await post(stored, batch);
+        batch = [];
+      }
     }
+    if (batch.length > 0) await post(stored, batch);
+    send({ type: 'end' });
+  } catch (e) {
+    send({ type: 'error', error: describeReadError(e) });
+  } finally {
+    await Promise.resolve(stored?.close()).catch(() => undefined);
+    port.unref();
   }
-  if (batch.length > 0) post(batch);
-  send({ type: 'end' });
-} catch (e) {
-  send({ type: 'error', error: describeReadError(e) });
-} finally {
-  snapshot.close();
-  port.unref();
 }
+
+void run();

@@ -39,6 +39,7 @@ import type { PgDb } from './database.js';
 import { BatchWrites } from './batch-writes.js';
 import { copyRow, flush, updateJson } from './import-writes.js';
 import { readListed } from './read-listed.js';
+import { readStoredRecords } from './stored-records.js';
 
 /** Serialises imports (new rows take the next row numbers), per schema. */
 export const IMPORT_LOCK = 'pg_advisory_xact_lock(7311, hashtext(current_schema()))';
@@ -107,12 +108,7 @@ export async function importCompanies(
   const withoutMatching = async (client: pg.ClientBase, batch: ImportRecord[], matches: NonNullable<ImportOptions['matchesStored']>): Promise<ImportRecord[]> => {
     if (!probe.shouldTry()) return batch;
     const heads = matchHeads(batch);
-    const wanted = [...new Set(heads.filter((k): k is string => k !== null))];
-    const records = new Map<string, CompanyRow>();
-    if (wanted.length > 0) {
-      const { rows } = await client.query<CompanyRow>(`SELECT ${readColumns(true)} FROM companies c WHERE c.org_nr = ANY($1::text[])`, [wanted]);
-      for (const row of rows) records.set(row.org_nr, row);
-    }
+    const records = await readStoredRecords(client, [...new Set(heads.filter((k): k is string => k !== null))]);
     return settleMatching(batch, heads, records, (row) => rowToCompany(row, { expand: true }), matches, settleUnchanged, probe);
   };
 
