@@ -53,9 +53,9 @@ export interface KeyedLines {
 }
 
 /**
- * Lines the reader found unchanged itself: our JSONL compared on a thread of its own with a
- * snapshot of the register taken once the import held the write lock (ImportOptions.onLocked).
- * The import counts them, nothing more.
+ * Lines the reader found unchanged itself: our JSONL compared on a thread of its own with the
+ * register as it was once the import held the write lock (ImportOptions.onLocked). The import
+ * counts them, nothing more.
  */
 export interface SettledLines {
   readonly settled: true;
@@ -258,9 +258,12 @@ export interface ImportOptions {
    */
   onIndexes?: (done: number, total: number) => void;
   /**
-   * Called once an atomic import holds the register's write lock, before it reads a batch: from
-   * then until it ends nothing else writes the register, so a reader may settle lines against a
-   * snapshot it takes now (SettledLines). Not called where the store takes no such lock.
+   * Called once an atomic import holds the register's write lock (SQLite's BEGIN IMMEDIATE,
+   * PostgreSQL's IMPORT_LOCK), before it reads a batch: from then until it ends nothing else writes
+   * the register, so a reader may settle lines against the register as it reads it from then on
+   * (SettledLines): a snapshot taken now (SQLite), or each batch as committed (PostgreSQL, where
+   * the import's own writes are not committed until it ends). Not called where the store takes no
+   * such lock for the whole import.
    */
   onLocked?: () => void;
   /**

@@ -1,9 +1,9 @@
-// Our JSONL is read on a thread of its own, which settles the lines equal to their stored record:
-// on SQLite against a snapshot taken once the import holds the write lock, on PostgreSQL as each
-// batch reads it committed (src/import/ours/match-thread.ts). Through the compiled thread, on both
-// stores: what it settles and what it leaves to the import, line by line; and whole imports in
-// both of its modes against the oracle of the full comparison (the same records in another key
-// order, which no line can match).
+// Our JSONL is read on a thread of its own, which settles the lines equal to their stored record
+// once the import holds the write lock: on SQLite against a snapshot taken then, on PostgreSQL as
+// each batch reads it committed (src/import/ours/match-thread.ts). Through the compiled thread, on
+// both stores: what it settles and what it leaves to the import, line by line; when each store
+// says it holds the lock; and whole imports in both of the thread's modes against the oracle of the
+// full comparison (the same records in another key order, which no line can match).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,10 @@ type Compiled = {
   matchingThreads: typeof import('../../src/import/ours/match-ahead.js').matchingThreads;
   openSqliteStore: typeof import('../../src/store/sqlite/sqlite-store.js').openSqliteStore;
   openPgStore: typeof import('../../src/store/postgres/pg-store.js').openPgStore;
+  readImportRecords: typeof import('../../src/import/read-records.js').readImportRecords;
+  planRecord: typeof import('../../src/import/plan-record.js').planRecord;
+  matchesExportLine: typeof import('../../src/import/ours/export-line.js').matchesExportLine;
+  CommittedRecords: typeof import('../../src/store/postgres/stored-records.js').CommittedRecords;
   seedRegister: typeof import('../../src/app/seed-register.js').seedRegister;
 };
 
@@ -33,6 +37,10 @@ beforeAll(async () => {
     ...(await load<Pick<Compiled, 'matchAhead' | 'matchingThreads'>>('import/ours/match-ahead.js')),
     ...(await load<Pick<Compiled, 'openSqliteStore'>>('store/sqlite/sqlite-store.js')),
     ...(await load<Pick<Compiled, 'openPgStore'>>('store/postgres/pg-store.js')),
+    ...(await load<Pick<Compiled, 'readImportRecords'>>('import/read-records.js')),
+    ...(await load<Pick<Compiled, 'planRecord'>>('import/plan-record.js')),
+    ...(await load<Pick<Compiled, 'matchesExportLine'>>('import/ours/export-line.js')),
+    ...(await load<Pick<Compiled, 'CommittedRecords'>>('store/postgres/stored-records.js')),
     ...(await load<Pick<Compiled, 'seedRegister'>>('app/seed-register.js')),
   };
 });
@@ -135,18 +143,42 @@ describe.each(STORES)('the matching thread on $name, line by line', ({ kind, ski
     }
   });
 
-  it.skipIf(skip)('settles nothing before the import holds the lock (SQLite; PostgreSQL needs no lock), and hands over a line that is not JSON', async () => {
+  it.skipIf(skip)('settles nothing before the import holds the lock, and hands over a line that is not JSON', async () => {
     const store = await seeded('b.db', kind);
     try {
       const lines = (await exported(store)).slice(0, 30).map((r) => JSON.stringify(r));
       const path = write('same.jsonl', lines);
-      const beforeLock = await handedOver(store, path, { locked: false, batchSize: 4 });
-      if (kind === 'sqlite') expect(beforeLock).toEqual({ settled: 0, passed: lines.map((text, i) => ({ line: i + 1, text })) });
-      else expect(beforeLock).toEqual({ settled: 30, passed: [] });
+      expect(await handedOver(store, path, { locked: false, batchSize: 4 })).toEqual({ settled: 0, passed: lines.map((text, i) => ({ line: i + 1, text })) });
       // Handed over for the import to stop at; whatever the thread settles after it is never counted.
       lines[10] = `${lines[10].slice(0, 80)} not json`;
       const broken = await handedOver(store, write('broken.jsonl', lines), { locked: true, batchSize: 4 });
       expect(broken.passed.map((p) => p.line)).toEqual([11]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(skip)('is told once an all-or-nothing import holds the lock, before its first batch is compared; never batch by batch', async () => {
+    const store = await seeded('l.db', kind);
+    try {
+      const path = write('l.jsonl', (await exported(store)).slice(0, 45).map((r) => JSON.stringify(r)));
+      for (const atomic of [true, false]) {
+        let batches = 0;
+        const locked: number[] = [];
+        let comparedBeforeLock = 0;
+        const result = await store.companies.importRecords(compiled.readImportRecords(path), compiled.planRecord, {
+          atomic,
+          batchSize: 10,
+          matchesStored: (record, existing) => {
+            if (locked.length === 0) comparedBeforeLock++;
+            return compiled.matchesExportLine(record, existing);
+          },
+          onLocked: () => locked.push(batches),
+          onBatch: () => batches++,
+        });
+        expect(result).toMatchObject({ created: 0, updated: 0, unchanged: 45 });
+        expect({ atomic, locked, comparedBeforeLock }).toEqual({ atomic, locked: atomic ? [0] : [], comparedBeforeLock: atomic ? 0 : 45 });
+      }
     } finally {
       await store.close();
     }
@@ -234,12 +266,13 @@ describe.each(MODES)('whole imports through the thread on $name ($matchMode)', (
   });
 });
 
-describe.skipIf(!DATABASE_URL)('the thread on PostgreSQL, with no database to read', () => {
+describe('the thread on PostgreSQL, with no database to read', () => {
   it('settles nothing and hands every line over, for the import to read the register itself', async () => {
     const store = await seeded('u.db');
     try {
       const lines = (await exported(store)).slice(0, 12).map((r) => JSON.stringify(r));
       const ahead = compiled.matchAhead(write('lost.jsonl', lines), { databaseUrl: 'postgres://postgres@127.0.0.1:1/test' }, { batchSize: 4, mode: 'always' });
+      ahead.locked();
       let settled = 0;
       const passed: number[] = [];
       try {
@@ -252,6 +285,46 @@ describe.skipIf(!DATABASE_URL)('the thread on PostgreSQL, with no database to re
       }
       expect({ settled, passed }).toEqual({ settled: 0, passed: lines.map((_, i) => i + 1) });
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(!DATABASE_URL)('the thread on PostgreSQL, behind a lock queued behind the import', () => {
+  it('gives its read up within seconds instead of waiting for a session that waits for the import', { timeout: 20_000 }, async () => {
+    const store = await seeded('q', 'postgres');
+    const url = store.location.databaseUrl!;
+    const { org_nr } = (await exported(store))[0];
+    const key = String(org_nr).replace('-', '');
+    const pg = (await import('pg')).default;
+    const options = `-c search_path=${new URL(url).searchParams.get('schema')},public`;
+    const base = new URL(url);
+    base.searchParams.delete('schema');
+    const importing = new pg.Client({ connectionString: base.toString(), options });
+    const migrating = new pg.Client({ connectionString: base.toString(), options });
+    const committed = new compiled.CommittedRecords(url);
+    await importing.connect();
+    await migrating.connect();
+    try {
+      // The import's transaction holds its locks on companies; a migration's ALTER queues behind it.
+      await importing.query('BEGIN');
+      await importing.query('SELECT rowid FROM companies WHERE org_nr = $1 FOR UPDATE', [key]);
+      expect((await committed.records([key])).size).toBe(1);
+      await migrating.query('BEGIN');
+      const queued = migrating.query('LOCK TABLE companies IN ACCESS EXCLUSIVE MODE');
+      await expect
+        .poll(async () => (await importing.query("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND mode = 'AccessExclusiveLock' AND relation = 'companies'::regclass")).rows[0].n, { timeout: 5000 })
+        .toBe(1);
+      const started = Date.now();
+      await expect(committed.records([key])).rejects.toThrow(/lock timeout/);
+      expect(Date.now() - started).toBeLessThan(5000);
+      await importing.query('COMMIT');
+      await queued;
+      await migrating.query('COMMIT');
+    } finally {
+      await committed.close();
+      await importing.end();
+      await migrating.end();
       await store.close();
     }
   });

@@ -43,8 +43,6 @@ export function canMatchAhead(): boolean {
 export function matchAhead(filePath: string, register: MatchRegister, opts: { batchSize: number; mode?: MatchMode }): MatchedAhead {
   const memory = new SharedArrayBuffer(SHARED.words * 4);
   const shared = new Int32Array(memory);
-  // PostgreSQL's batches are read as committed, each when it is compared: no snapshot to wait for.
-  if ('databaseUrl' in register) Atomics.store(shared, SHARED.locked, 1);
   const data: MatchThreadData = { filePath, register, batchSize: opts.batchSize, mode: opts.mode ?? 'balanced', shared: memory };
   const worker = new Worker(THREAD, { workerData: data, execArgv: THREAD_EXEC_ARGV, resourceLimits: THREAD_HEAP });
   const queue: MatchMessage[] = [];

@@ -9,8 +9,8 @@ export const SHARED = {
   /** Batches the import has taken. */
   taken: 1,
   /**
-   * 1 once the import holds the write lock (ImportOptions.onLocked): SQLite's snapshot may be
-   * taken. Set at the start on PostgreSQL, whose batches are each read as committed then.
+   * 1 once the import holds the write lock (ImportOptions.onLocked): the thread may compare (on
+   * SQLite, take its snapshot).
    */
   locked: 2,
   words: 3,

@@ -3,23 +3,20 @@
 // is settled here and only counted over there. The importing thread gets the other lines' texts
 // and compares, plans and writes them as before.
 //
-// Why the register as read here is enough: a line is settled here only when no earlier line of
-// the file had its org nr (SeenKeys), so the import has not changed its company; a later line of
-// that org nr goes to the import, which compares it with the register as it is by then.
-// - SQLite: a snapshot (RecordSnapshot) taken once the import holds the write lock, which it holds
-//   to its end, so no other writer changes a company after the snapshot.
-// - PostgreSQL: each batch read as committed at that moment (CommittedRecords), as the importing
-//   thread's own comparison reads it (without its lock, since nothing is written for a match). A
-//   company another import changes afterwards ends as that import left it, as if this line had
-//   been imported first.
+// Why the register as read here is enough: nothing is compared before the import holds the write
+// lock, which it holds to its end, so no other import changes a company meanwhile; a line is
+// settled here only when no earlier line of the file had its org nr (SeenKeys), so the import has
+// not changed its company either. A later line of that org nr goes to the import, which compares
+// it with the register as it is by then.
+// - SQLite: a snapshot (RecordSnapshot) taken once the import holds the lock.
+// - PostgreSQL: each batch read as committed (CommittedRecords): the import's own writes are not
+//   committed until it ends, and the rest is what it was when the import took the lock.
 import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { ImportRecord } from '../../store/import-types.js';
 import { MatchProbe } from '../../store/match-probe.js';
 import { type CompanyRow, rowToCompany } from '../../store/sqlite/company-row.js';
-import { RecordSnapshot } from '../../store/sqlite/record-snapshot.js';
-import { CommittedRecords } from '../../store/postgres/stored-records.js';
 import { describeReadError } from '../open-data/read-messages.js';
 import { readJsonlRecords } from './read-jsonl.js';
 import { matchesExportLine } from './export-line.js';
@@ -43,11 +40,14 @@ interface StoredRecords {
   close(): void | Promise<void>;
 }
 
-function storedRecords(where: MatchRegister): StoredRecords {
+/** Each store's reader loaded only where it is used: the thread's heap is small. */
+async function storedRecords(where: MatchRegister): Promise<StoredRecords> {
   if ('databaseUrl' in where) {
+    const { CommittedRecords } = await import('../../store/postgres/stored-records.js');
     const committed = new CommittedRecords(where.databaseUrl);
     return { read: (_batch, heads) => committed.records([...new Set(heads.filter((h): h is string => h !== null))]), close: () => committed.close() };
   }
+  const { RecordSnapshot } = await import('../../store/sqlite/record-snapshot.js');
   const snapshot = new RecordSnapshot(where.dbPath);
   return {
     read: (batch, heads) => {
@@ -158,7 +158,7 @@ async function post(stored: StoredRecords, batch: ImportRecord[]): Promise<void>
 async function run(): Promise<void> {
   let stored: StoredRecords | null = null;
   try {
-    stored = storedRecords(register);
+    stored = await storedRecords(register);
     let batch: ImportRecord[] = [];
     for (const record of readJsonlRecords(filePath)) {
       batch.push(record);
@@ -172,7 +172,11 @@ async function run(): Promise<void> {
   } catch (e) {
     send({ type: 'error', error: describeReadError(e) });
   } finally {
-    await Promise.resolve(stored?.close()).catch(() => undefined);
+    try {
+      await stored?.close();
+    } catch {
+      // Closing a reader that failed: the import reads and reports for itself.
+    }
     port.unref();
   }
 }

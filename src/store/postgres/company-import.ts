@@ -94,6 +94,8 @@ export async function importCompanies(
   };
   /** Whether this transaction holds IMPORT_LOCK, and nextRow is read under it. */
   let lockedInTx = false;
+  /** Whether ImportOptions.onLocked was called. */
+  let signalledLock = false;
   const settleUnchanged = (rowid: number) => {
     seen.add(rowid);
     result.unchanged++;
@@ -130,6 +132,11 @@ export async function importCompanies(
       await client.query(`SELECT ${IMPORT_LOCK}`);
       nextRow = (await client.query<{ n: number }>('SELECT coalesce(max(rowid), 0) + 1 AS n FROM companies')).rows[0].n;
       lockedInTx = true;
+      // Atomic: the lock is the import's to its end, and what is committed changes only when it does.
+      if (atomic && !signalledLock) {
+        signalledLock = true;
+        opts.onLocked?.();
+      }
     }
     const setFingerprints: [number, number][] = [];
     if (opts.matchesStored) {

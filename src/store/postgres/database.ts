@@ -21,6 +21,8 @@ export interface PgDbOptions {
   max?: number;
   /** Overrides the URL's `schema` parameter. */
   schema?: string;
+  /** A statement that waits longer than this for a lock fails (lock_timeout); default none. */
+  lockTimeoutMs?: number;
 }
 
 export class PgDb implements Queryable {
@@ -38,7 +40,9 @@ export class PgDb implements Queryable {
       max: opts.max ?? Number(process.env.BOLAG_PG_POOL_MAX ?? 10),
       // Searches are short statements: no JIT compilation (tens of ms) and no parallel workers
       // (a few ms to start) for them; a long count asks for workers itself (search/count.ts).
-      options: `-c search_path=${this.schema === 'public' ? 'public' : `${this.schema},public`} -c jit=off -c max_parallel_workers_per_gather=0`,
+      options: `-c search_path=${this.schema === 'public' ? 'public' : `${this.schema},public`} -c jit=off -c max_parallel_workers_per_gather=0${
+        opts.lockTimeoutMs === undefined ? '' : ` -c lock_timeout=${Math.round(opts.lockTimeoutMs)}`
+      }`,
       types,
       // A request waits at most this long for a connection, then gets 503 (src/store/unavailable.ts):
       // while the database is down, answers come quickly instead of piling up.

@@ -8,6 +8,7 @@ import { companyArrayReader, type CompanyRow } from '../sqlite/company-row.js';
 import { PgDb } from './database.js';
 
 const reader = companyArrayReader(true);
+const LOCK_TIMEOUT_MS = 1_000;
 const BY_ORG_NR = `SELECT ${reader.select} FROM companies c WHERE c.org_nr = ANY($1::text[])`;
 
 /** The companies of these org nrs (each once), by org nr. */
@@ -24,13 +25,17 @@ export async function readStoredRecords(client: pg.ClientBase | pg.Pool, orgNrs:
 
 /**
  * The matching thread's reads: on a connection of its own, each batch's records as committed when
- * it is read (no snapshot, no lock: why that is enough is in match-thread.ts).
+ * it is read (why that is enough is in match-thread.ts).
  */
 export class CommittedRecords {
   private readonly db: PgDb;
 
   constructor(url: string) {
-    this.db = new PgDb(url, { max: 1 });
+    // The import's own connection holds its locks on `companies`. A session that asks for more (a
+    // migration's ALTER, an operator's REINDEX) waits for the import, and a read here would wait
+    // behind that session while the import waits for this thread: a deadlock PostgreSQL cannot
+    // see. Such a read fails instead, and the import compares the rest itself.
+    this.db = new PgDb(url, { max: 1, lockTimeoutMs: LOCK_TIMEOUT_MS });
   }
 
   records(orgNrs: readonly string[]): Promise<Map<string, CompanyRow>> {
