@@ -114,13 +114,15 @@ async function runOnPostgres(a: Args, bv: string[], scb: string[]): Promise<void
   report(measure(db, 'scb', scb[0], 'SCB week 1 onto it'));
   report(measure(db, 'bolagsverket', bv[1], 'Bolagsverket week 2 (update)'));
   report(measure(db, 'scb', scb[1], 'SCB week 2 (update)'));
-  await measureOurs(a, { databaseUrl: db }, db, '-postgres', report);
+  const changed = await measureOurs(a, { databaseUrl: db }, db, '-postgres', report);
   // A week's changes once more while a server on the same database delivers them: week 1's files
   // again, which undo week 2's (renames, moves and statuses back, vanished rows back, new ones
-  // marked vanished), as many differences as a week brings.
+  // marked vanished), as many differences as a week brings. Then our JSONL with its 5 % renamed,
+  // written after week 2: those renames and what week 1 undid of week 2 in its companies.
   await importsBesideServer({ databaseUrl: db }, db, report, [
     ['bolagsverket', bv[0], 'Bolagsverket week 1 again (week 2 undone), server delivering'],
     ['scb', scb[0], 'SCB week 1 again (week 2 undone), server delivering'],
+    ['ours', changed, 'Our JSONL 5 % changed (written after week 2), server delivering'],
   ]);
   console.log(`machine load ${loadavg()[0].toFixed(1)} at the end (the server's CPU is not in the importer's CPU-seconds)`);
 }
