@@ -45,7 +45,7 @@ async function storedRecords(where: MatchRegister): Promise<StoredRecords> {
   if ('databaseUrl' in where) {
     const { CommittedRecords } = await import('../../store/postgres/stored-records.js');
     const committed = new CommittedRecords(where.databaseUrl);
-    return { read: (_batch, heads) => committed.records([...new Set(heads.filter((h): h is string => h !== null))]), close: () => committed.close() };
+    return { read: (_batch, heads) => committed.records(heads), close: () => committed.close() };
   }
   const { RecordSnapshot } = await import('../../store/sqlite/record-snapshot.js');
   const snapshot = new RecordSnapshot(where.dbPath);

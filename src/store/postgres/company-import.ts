@@ -110,7 +110,7 @@ export async function importCompanies(
   const withoutMatching = async (client: pg.ClientBase, batch: ImportRecord[], matches: NonNullable<ImportOptions['matchesStored']>): Promise<ImportRecord[]> => {
     if (!probe.shouldTry()) return batch;
     const heads = matchHeads(batch);
-    const records = await readStoredRecords(client, [...new Set(heads.filter((k): k is string => k !== null))]);
+    const records = await readStoredRecords(client, heads);
     return settleMatching(batch, heads, records, (row) => rowToCompany(row, { expand: true }), matches, settleUnchanged, probe);
   };
 

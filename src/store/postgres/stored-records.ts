@@ -11,9 +11,10 @@ const reader = companyArrayReader(true);
 const LOCK_TIMEOUT_MS = 1_000;
 const BY_ORG_NR = `SELECT ${reader.select} FROM companies c WHERE c.org_nr = ANY($1::text[])`;
 
-/** The companies of these org nrs (each once), by org nr. */
-export async function readStoredRecords(client: pg.ClientBase | pg.Pool, orgNrs: readonly string[]): Promise<Map<string, CompanyRow>> {
+/** The companies of a batch's heads (org nrs, null where a line has none; repeats read once), by org nr. */
+export async function readStoredRecords(client: pg.ClientBase | pg.Pool, heads: readonly (string | null)[]): Promise<Map<string, CompanyRow>> {
   const records = new Map<string, CompanyRow>();
+  const orgNrs = [...new Set(heads.filter((h): h is string => h !== null))];
   if (orgNrs.length === 0) return records;
   const { rows } = await client.query<unknown[]>({ text: BY_ORG_NR, values: [orgNrs], rowMode: 'array' });
   for (const values of rows) {
@@ -38,8 +39,8 @@ export class CommittedRecords {
     this.db = new PgDb(url, { max: 1, lockTimeoutMs: LOCK_TIMEOUT_MS });
   }
 
-  records(orgNrs: readonly string[]): Promise<Map<string, CompanyRow>> {
-    return readStoredRecords(this.db.pool, orgNrs);
+  records(heads: readonly (string | null)[]): Promise<Map<string, CompanyRow>> {
+    return readStoredRecords(this.db.pool, heads);
   }
 
   close(): Promise<void> {
