@@ -1,12 +1,11 @@
 // Retention over a long dispatcher run: with short windows, the sweeper keeps the jobs,
 // deliveries and outbox rows at what is live, however many events flow through; expired
-// exports lose their record and folder; spent idempotency keys go.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// exports lose their record and files; spent idempotency keys go.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BolagEvent } from '../../src/core/events.js';
 import { newId } from '../../src/core/ids.js';
-import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { partFileName } from '../../src/exports/part-writer.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { call, sleep, startReceiver, startTestServer, waitFor, type Receiver, type TestServer } from './helpers.js';
 
 // 1,200 events at ~600/s: what is finished plateaus near 3 rows × 600/s × the window and the
@@ -59,13 +58,16 @@ describe('retention', () => {
       const c = await counts();
       return finished(c) - finished(start) <= 0 && c;
     }, { timeoutMs: 10_000, what: 'finished rows swept' });
-    const db = (s.store as SqliteStore).db;
-    const pages = db.pragma('page_count', { simple: true }) as number;
-    const free = db.pragma('freelist_count', { simple: true }) as number;
-    console.log(`retention: samples ${samples.join(',')}; ${produced} events; finished rows (jobs+deliveries+events) peaked at ${most}, ended at ${finished(end)} (${JSON.stringify(end)}); ${pages - free} pages in use of ${pages}`);
+    let pagesInUse = '';
+    if (s.store instanceof SqliteStore) {
+      const pages = s.store.db.pragma('page_count', { simple: true }) as number;
+      const free = s.store.db.pragma('freelist_count', { simple: true }) as number;
+      pagesInUse = `; ${pages - free} pages in use of ${pages}`;
+    }
+    console.log(`retention: samples ${samples.join(',')}; ${produced} events; finished rows (jobs+deliveries+events) peaked at ${most}, ended at ${finished(end)} (${JSON.stringify(end)})${pagesInUse}`);
   }, 90_000);
 
-  it('removes an export long past its link, with its folder, and spent idempotency keys', async () => {
+  it('removes an export long past its link, with its files, and spent idempotency keys', async () => {
     const created = await fetch(`${s.url}/exports`, {
       method: 'POST',
       headers: { authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json', 'idempotency-key': 'retention-1' },
@@ -74,12 +76,13 @@ describe('retention', () => {
     expect(created.status).toBe(202);
     const id = (await created.json()).data.id as string;
     await waitFor(async () => (await call(s.url, s.apiKey, 'GET', `/exports/${id}`)).body.data.status === 'completed');
-    const folder = join(s.dir, 'exports', id);
-    expect(existsSync(folder)).toBe(true);
+    // Its one part, a file beside SQLite's database or rows in PostgreSQL.
+    const part = partFileName(1, 'csv');
+    expect(await s.store.exportFiles.size(id, part)).toBeGreaterThan(0);
     await s.store.exports.update(id, { expires_at: new Date(Date.now() - 1000).toISOString() });
     await waitFor(async () => (await call(s.url, s.apiKey, 'GET', `/exports/${id}`)).status === 404, { what: 'export record swept' });
-    // The sweeper deletes the record, then the folder.
-    await waitFor(() => !existsSync(folder), { what: 'export folder removed' });
+    // The sweeper deletes the record, then the files.
+    await waitFor(async () => (await s.store.exportFiles.size(id, part)) === null, { what: 'export files removed' });
     await waitFor(async () => (await counts()).idempotency_keys === 0, { what: 'idempotency key swept' });
   });
 });
