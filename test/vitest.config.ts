@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** The HTTP suites whose test servers follow BOLAG_TEST_STORE. */
-const HTTP_SUITES = ['test/exports/*.test.ts', 'test/webhooks/{api,delivery,ssrf,retention,cli.e2e}.test.ts', 'test/server/*.test.ts', 'test/import/open-data.e2e.test.ts'];
+const HTTP_SUITES = ['test/exports/*.test.ts', 'test/webhooks/{api,delivery,ssrf,retention,shutdown,cli.e2e}.test.ts', 'test/security/isolation.test.ts', 'test/fuzz/http.fuzz.test.ts', 'test/server/*.test.ts', 'test/import/open-data.e2e.test.ts'];
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),

@@ -15,3 +15,11 @@ export function newId(prefix: string): string {
   offset += 12;
   return `${prefix}_${id}`;
 }
+
+/**
+ * Whether a caller's id could name a stored row: none has a control character, and PostgreSQL's
+ * text cannot even hold NUL (a lookup with one fails rather than finding nothing).
+ */
+export function mayNameRow(id: string): boolean {
+  return !/[\u0000-\u001f\u007f]/.test(id);
+}

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
+import { mayNameRow } from '../../core/ids.js';
 import { integerParam } from '../../core/param-types.js';
 import { LIMITS } from '../../core/values.js';
 import { createExport, validateExportRequest } from '../../exports/create.js';
@@ -68,7 +69,7 @@ export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
   api.get<{ Params: { id: string } }>('/exports/:id', { preHandler: readExports }, async (request) => {
     const { account } = principalOf(request);
     parseQuery(z.strictObject({}), request.query);
-    const e = await store.exports.get(account.id, request.params.id);
+    const e = mayNameRow(request.params.id) ? await store.exports.get(account.id, request.params.id) : null;
     // Another account's export is answered exactly like one that does not exist.
     if (!e) throw new ApiError('not_found', `No export with id "${request.params.id}".`);
     return { data: presentExport(ctx, e), meta: { request_id: request.id } };

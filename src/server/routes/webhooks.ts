@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
+import { mayNameRow, newId } from '../../core/ids.js';
 import { integerParam } from '../../core/param-types.js';
 import { LIMITS, TEST_EVENT_TYPE } from '../../core/values.js';
 import { WebhookCreateSchema, WebhookUpdateSchema } from '../../core/webhooks.js';
@@ -44,7 +44,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
   /** The caller's webhook with its health brought up to date, or 404. */
   async function own(request: IdRequest): Promise<StoredWebhook> {
     const { account } = principalOf(request);
-    const found = await store.webhooks.get(account.id, request.params.id);
+    const found = mayNameRow(request.params.id) ? await store.webhooks.get(account.id, request.params.id) : null;
     if (!found) throw new ApiError('not_found', `No webhook with id "${request.params.id}".`);
     return refreshHealth(store, found, new Date(), disableAfter());
   }

@@ -42,7 +42,7 @@ export interface TextWord {
 export interface TextQuery {
   /** The query as given (the cache key and the SQL function argument). */
   raw: string;
-  /** Folded, spaces collapsed: tier 1 is a name that begins with this. */
+  /** Folded, spaces and control characters collapsed to one space: tier 1 is a name that begins with this. */
   folded: string;
   words: TextWord[];
 }
@@ -52,7 +52,9 @@ const parsed = new Map<string, TextQuery>();
 export function parseTextQuery(q: string): TextQuery {
   let tq = parsed.get(q);
   if (tq) return tq;
-  const folded = fold(q).replace(/\s+/g, ' ');
+  // Control characters count as spaces, as between words: no name holds one, and PostgreSQL's
+  // text cannot hold NUL at all.
+  const folded = fold(q).replace(/[\s\p{Cc}]+/gu, ' ').trim();
   const texts = folded.match(WORD) ?? [];
   const words = texts.map((text, i): TextWord => {
     const prefix = i === texts.length - 1;
