@@ -1,5 +1,6 @@
 // What one imported record does to the register: the merged company and the events its
 // differences imply (contract §2.7 event data, §2.8), or null when nothing changed.
+import { z } from 'zod';
 import { type Company, CompanySchema } from '../core/company.js';
 import type { BolagEvent } from '../core/events.js';
 import { newId } from '../core/ids.js';
@@ -13,7 +14,17 @@ import { sameValue } from './same-value.js';
 /** Fields that never count as a change: identity, bookkeeping, and query-dependent extras. */
 const NOT_COMPARED = new Set(['id', 'updated_at', 'distance_km', 'latest_financials', 'status', 'county', 'municipality']);
 
-const IMPORT_SCHEMA = CompanySchema.omit({ distance_km: true }).extend({ id: CompanySchema.shape.id.optional() });
+// Free text with a control character other than a tab or a line break is refused, on both
+// stores alike: PostgreSQL's text cannot hold NUL at all (tabs and line breaks round-trip through
+// our CSV and are kept).
+const text = z.string().regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters (other than tabs and line breaks)');
+const IMPORT_SCHEMA = CompanySchema.omit({ distance_km: true }).extend({
+  id: CompanySchema.shape.id.optional(),
+  name: text,
+  address: CompanySchema.shape.address.extend({ street: text, city: text }),
+  category: CompanySchema.shape.category.extend({ slug: text, name: text }),
+  website: text.nullable(),
+});
 
 export const planRecord: ImportPlanner = (record, existing, id, now) => {
   const { line, data } = record;
@@ -32,7 +43,7 @@ export const planRecord: ImportPlanner = (record, existing, id, now) => {
   const parsed = IMPORT_SCHEMA.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const what = existing ? '' : ' (a new company needs every field)';
+    const what = !existing && issue.message.endsWith('received undefined') ? ' (a new company needs every field)' : '';
     throw new ImportError(line, `${issue.path.join('.') || 'record'}: ${issue.message}${what}`);
   }
   const company = { ...parsed.data, id: id ?? '' } as Company;

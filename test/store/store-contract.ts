@@ -8,6 +8,7 @@ import type { StoredExport } from '../../src/store/exports.js';
 import type { StoredWebhook } from '../../src/store/webhooks.js';
 import { refreshHealth } from '../../src/webhooks/health.js';
 import { normalizeFilters } from '../../src/core/search-params.js';
+import { planRecord } from '../../src/import/plan-record.js';
 
 export function storeContract(name: string, open: () => Promise<Store>): void {
   describe(`Store contract: ${name}`, () => {
@@ -285,6 +286,23 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(result.updated).toBe(1);
       expect((await s.companies.get(first!.id))?.name).toBe('Renamed AB');
       expect(withCheckDigit('556000000')).toMatch(/^556000-000\d$/);
+    }));
+
+    it('companies: an imported record with a control character in its text is refused at its line, nothing changed', withStore(async (s) => {
+      await seedRegister(s, { count: 20, seed: 'contract' });
+      const first = (await s.companies.get('c_0000001'))!;
+      const { id: _id, ...fresh } = { ...first, org_nr: withCheckDigit('559900777') };
+      for (const [line, data] of [
+        [1, { org_nr: first.org_nr, name: 'Nul\u0000 AB' }],
+        [2, { org_nr: first.org_nr, address: { ...first.address, city: 'Kalmar\u0007' } }],
+        [3, { ...fresh, name: 'Ny\u0001 AB' }],
+      ] as const) {
+        const renamed = { line: 1, data: { org_nr: first.org_nr, name: 'Renamed AB' } };
+        await expect(s.companies.importRecords([renamed, { line, data }], planRecord)).rejects.toThrow(/must not contain control characters/);
+      }
+      expect(await s.companies.get(first.id)).toEqual(first);
+      expect(await s.companies.get(withCheckDigit('559900777'))).toBeNull();
+      expect(await s.outbox.readAfter(0, 10)).toEqual([]);
     }));
   });
 }
