@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { fold, splitList } from './text.js';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
+// C0 controls and DEL: no name, city or code holds one, and PostgreSQL's text cannot hold NUL.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const NO_CONTROL = 'must not contain control characters';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function booleanParam(description: string) {
@@ -68,6 +71,10 @@ export function textParam(description: string, maxLength: number) {
   return z
     .string({ error: 'must be a string' })
     .transform((v, ctx) => {
+      if (CONTROL.test(v)) {
+        ctx.addIssue({ code: 'custom', message: NO_CONTROL });
+        return z.NEVER;
+      }
       const trimmed = v.trim();
       if (trimmed.length === 0 || [...v].length > maxLength) {
         ctx.addIssue({ code: 'custom', message: `must be 1 to ${maxLength} characters` });
@@ -102,6 +109,10 @@ export function listParam(description: string, normalize: (item: string) => stri
       }
       const out: string[] = [];
       for (const item of items) {
+        if (CONTROL.test(item)) {
+          ctx.addIssue({ code: 'custom', message: NO_CONTROL });
+          return z.NEVER;
+        }
         const canonical = normalize(item);
         if (canonical === null) {
           ctx.addIssue({ code: 'custom', message: `has an unknown value "${item}"; expected ${expected}` });

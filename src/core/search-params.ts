@@ -41,6 +41,10 @@ const nearParam = z
   })
   .meta({ description: 'Centre point "<lat>,<lng>" (decimal degrees) for distance search.' });
 
+// Amounts in SEK are whole numbers in the register (bigint on PostgreSQL): a bound past what a
+// double holds exactly is refused, not sent on (PostgreSQL refused 1e19 and "1e+21").
+const SEK_BOUNDS = { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
+
 /** Filters: what selects companies. Shared by search, exports and (a subset) webhooks. */
 export const FILTER_PARAMS = {
   q: textParam('Free text over name, industry and org_nr; prefix match on the last word.', LIMITS.qMaxLength),
@@ -62,10 +66,10 @@ export const FILTER_PARAMS = {
   website_status: enumListParam('Website statuses (comma-separated).', WEBSITE_STATUSES),
   has_financials: booleanParam('Only companies that have (true) or lack (false) financial data.'),
   employees_class: enumListParam('Employee size classes (comma-separated).', EMPLOYEES_CLASSES),
-  revenue_min: numberParam('Lowest latest net revenue, SEK.'),
-  revenue_max: numberParam('Highest latest net revenue, SEK.'),
-  profit_min: numberParam('Lowest result, SEK.'),
-  profit_max: numberParam('Highest result, SEK.'),
+  revenue_min: numberParam('Lowest latest net revenue, SEK.', SEK_BOUNDS),
+  revenue_max: numberParam('Highest latest net revenue, SEK.', SEK_BOUNDS),
+  profit_min: numberParam('Lowest result, SEK.', SEK_BOUNDS),
+  profit_max: numberParam('Highest result, SEK.', SEK_BOUNDS),
   equity_ratio_min: numberParam('Lowest equity ratio as a fraction (0.3 = 30 %).'),
   revenue_growth_min: numberParam('Lowest revenue growth as a fraction.'),
   trend: enumListParam('Revenue trends (comma-separated).', TRENDS),

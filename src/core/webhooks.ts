@@ -18,14 +18,18 @@ export const WEBHOOK_FILTER_KEYS = [
 
 const filtersSchema = z.partialRecord(z.enum(WEBHOOK_FILTER_KEYS), z.array(z.string().min(1).max(200)).min(1).max(500));
 
+// A URL with a control character is refused as given (the URL parser drops or escapes some, and
+// PostgreSQL's text cannot hold NUL).
+const urlText = z.string().max(2048).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+
 export const WebhookCreateSchema = z.strictObject({
-  url: z.string().max(2048),
+  url: urlText,
   events: z.array(z.enum(EVENT_TYPES)).min(1),
   filters: filtersSchema.default({}),
 });
 
 export const WebhookUpdateSchema = z.strictObject({
-  url: z.string().max(2048).optional(),
+  url: urlText.optional(),
   events: z.array(z.enum(EVENT_TYPES)).min(1).optional(),
   filters: filtersSchema.optional(),
   /** Setting status to active re-enables a failing or disabled webhook. */

@@ -52,9 +52,20 @@ export interface Predicates {
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
-/** The exclusive upper bound of a string prefix range: '62' → '63', '69' → '6:'. */
+/**
+ * The exclusive upper bound of a string prefix range: '62' → '63', '69' → '6:'. By code point,
+ * the order of UTF-8 bytes that both stores compare: raising the last UTF-16 unit turned a
+ * trailing U+FFFF into NUL (PostgreSQL refused it) and a surrogate pair into half of one.
+ */
 export function prefixEnd(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const points = [...prefix];
+  while (points.length > 0) {
+    let next = points.pop()!.codePointAt(0)! + 1;
+    if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+    if (next <= 0x10ffff) return points.join('') + String.fromCodePoint(next);
+  }
+  // Only U+10FFFF: no string bounds the range; no name holds that code point, so this is enough.
+  return prefix + '\u{10ffff}';
 }
 
 export function buildPredicates(f: SearchFilters): Predicates {

@@ -18,6 +18,7 @@ import { SNI_DETAILS } from '../../../reference/sni.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const DIGITS = /^\d+$/;
+const MAX_WORD_LENGTH = 200;
 
 export const TIER_STARTS_WITH = 1;
 export const TIER_EXACT = 2;
@@ -55,7 +56,10 @@ export function parseTextQuery(q: string): TextQuery {
   // Control characters count as spaces, as between words: no name holds one, and PostgreSQL's
   // text cannot hold NUL at all.
   const folded = fold(q).replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  // A word longer than any name's (folding can make one character of q eighteen) matches nothing,
+  // so neither does the query; PostgreSQL's tsquery refuses a word of 2 kB.
   const texts = folded.match(WORD) ?? [];
+  if (texts.some((t) => t.length > MAX_WORD_LENGTH)) texts.length = 0;
   const words = texts.map((text, i): TextWord => {
     const prefix = i === texts.length - 1;
     const digits = DIGITS.test(text);
