@@ -2,6 +2,8 @@
 // differences imply (contract §2.7 event data, §2.8), or null when nothing changed.
 import { z } from 'zod';
 import { type Company, CompanySchema } from '../core/company.js';
+import { unfitText } from '../core/stored-text.js';
+import { categoryBySlug } from '../reference/categories.js';
 import type { BolagEvent } from '../core/events.js';
 import { newId } from '../core/ids.js';
 import { formatOrgNr, isValidOrgNr, normalizeOrgNr } from '../core/orgnr.js';
@@ -16,14 +18,27 @@ const NOT_COMPARED = new Set(['id', 'updated_at', 'distance_km', 'latest_financi
 
 // Free text with a control character other than a tab or a line break is refused, on both
 // stores alike: PostgreSQL's text cannot hold NUL at all (tabs and line breaks round-trip through
-// our CSV and are kept).
-const text = z.string().regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters (other than tabs and line breaks)');
+// our CSV and are kept), and a JSON escape of half a surrogate pair is no text at all.
+const text = z
+  .string()
+  .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters (other than tabs and line breaks)')
+  .regex(/^\P{Cs}*$/u, 'must not contain half of a surrogate pair');
+/** A name or city, which the indexes hold folded (src/core/stored-text.ts). */
+const indexedText = text.superRefine((v, ctx) => {
+  const unfit = unfitText(v);
+  if (unfit !== null) ctx.addIssue({ code: 'custom', message: unfit });
+});
 const IMPORT_SCHEMA = CompanySchema.omit({ distance_km: true }).extend({
   id: CompanySchema.shape.id.optional(),
-  name: text,
-  address: CompanySchema.shape.address.extend({ street: text, city: text }),
-  category: CompanySchema.shape.category.extend({ slug: text, name: text }),
+  name: indexedText,
+  address: CompanySchema.shape.address.extend({ street: text, city: indexedText }),
+  category: CompanySchema.shape.category.extend({
+    slug: z.string().refine((slug) => categoryBySlug(slug) !== undefined, { error: (issue) => `is no category we know ("${String(issue.input)}"; GET /categories lists them)` }),
+    name: text,
+  }),
   website: text.nullable(),
+  // PostgreSQL's spatial index overflowed on coordinates such as 1e200.
+  location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).nullable(),
 });
 
 export const planRecord: ImportPlanner = (record, existing, id, now) => {
@@ -75,6 +90,8 @@ function mergeRecord(existing: Company | null, data: Record<string, unknown>): R
   // Shallow: nested objects are replaced, never changed in place, and `existing` is this batch's own.
   const base: Record<string, unknown> = existing ? { ...existing } : {};
   for (const [key, value] of Object.entries(data)) {
+    // JSON.parse makes `__proto__` a key like any; assigned, it would set base's prototype.
+    if (key === '__proto__') continue;
     const current = base[key];
     if (isPlainObject(value) && isPlainObject(current)) base[key] = { ...current, ...value };
     else base[key] = value;

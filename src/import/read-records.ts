@@ -93,6 +93,7 @@ export function parseCsvLine(
 }
 
 const SHAPE = CompanySchema.shape;
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const NUMBER_FIELDS = new Set(['revenue', 'profit', 'equity_ratio', 'revenue_growth', 'distance_km']);
 const BOOLEAN_FIELDS = new Set(Object.keys(SHAPE).filter((k) => ['has_financials', 'f_skatt', 'vat_registered', 'employer_registered', 'verified', 'advertising_blocked'].includes(k)));
 
@@ -102,6 +103,8 @@ function unflatten(columns: string[], values: string[], line: number): Record<st
   columns.forEach((column, i) => {
     const raw = values[i];
     const path = column.split('.');
+    // Object.prototype's own names would reach it through `target[key]`, not a field.
+    if (path.some((key) => PROTOTYPE_KEYS.has(key))) throw new ImportError(line, `column "${column}" names no field`);
     const value = csvValue(path, raw, line);
     let target = out;
     for (const key of path.slice(0, -1)) {

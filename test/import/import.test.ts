@@ -144,6 +144,17 @@ describe('bolag db import', () => {
     expect(await Promise.all(hostile.map((_, i) => nth(20 + i)))).toEqual(stored);
   });
 
+  it("never lets a record reach Object.prototype: a CSV column naming it is refused, a JSON key is no field", async () => {
+    const a = await nth(6);
+    const csv = `org_nr;__proto__.polluted\r\n${a.org_nr};x\r\n`;
+    await expect(importFile(store, write('proto.csv', csv))).rejects.toThrow(/line 2: column "__proto__.polluted" names no field/);
+    await expect(importFile(store, write('ctor.csv', `org_nr;constructor.prototype.polluted\r\n${a.org_nr};x\r\n`))).rejects.toThrow(/names no field/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const result = await importFile(store, write('proto.jsonl', `{"org_nr":"${a.org_nr}","__proto__":{"name":"Prototyp AB"}}\n`));
+    expect(result).toMatchObject({ updated: 0, unchanged: 1 });
+    expect((await nth(6)).name).toBe(a.name);
+  });
+
   it('stops at a bad line with its number and leaves the database as it was', async () => {
     const before = await store.companies.stats();
     const a = await nth(7);

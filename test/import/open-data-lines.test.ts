@@ -8,6 +8,7 @@ import { cleanText, textCleanerFor } from '../../src/import/open-data/clean-text
 import { deriveStatus } from '../../src/import/open-data/derive-status.js';
 import { RowError } from '../../src/import/open-data/source-row.js';
 import { parseScbRow, scbColumns } from '../../src/import/scb/parse-row.js';
+import { parserFor } from '../../src/import/open-data/source-parser.js';
 
 const bv = (...f: string[]) => `"${f.join('";"')}"`;
 const row = (overrides: Partial<Record<number, string>> = {}) => {
@@ -118,6 +119,42 @@ describe('SCB lines', () => {
     expect(parseScbRow(2, line({ ...base, Reklamsparrtyp: '2' }), cols).advertisingBlocked).toBe(true);
     expect(parseScbRow(2, line({ ...base, PeOrgNr: '196406253432', JurForm: '10' }), cols)).toMatchObject({ isPerson: true, legalForm: 'enskild_näringsidkare' });
     expect(() => parseScbRow(2, line({ ...base, FtgStat: '7' }), cols)).toThrow(RowError);
+  });
+});
+
+describe('names and towns the indexes cannot hold', () => {
+  const long = 'a'.repeat(201);
+  const wide = '\u3347'.repeat(60); // ㍇ folds to マンション: 300 letters, 900 bytes, one word
+  const many = 'Bygg '.repeat(201); // 1,005 bytes
+  const refused = (parse: (line: number, text: string) => unknown, text: string, what: RegExp) => {
+    try {
+      parse(12, text);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(RowError);
+      expect((e as RowError).line).toBe(12);
+      expect((e as RowError).message).toMatch(what);
+    }
+  };
+
+  it("refuses a Bolagsverket line whose name or town folds too long, or has a word of over 200 letters", () => {
+    const { parse } = parserFor('bolagsverket', 1, row());
+    refused(parse, row({ 3: `${long} AB$FORETAGSNAMN-ORGNAM$2020-01-02` }), /name has a word of over 200 letters/);
+    refused(parse, row({ 3: `${wide}$FORETAGSNAMN-ORGNAM$2020-01-02` }), /name has a word of over 200 letters/);
+    refused(parse, row({ 3: `${many}$FORETAGSNAMN-ORGNAM$2020-01-02` }), /name is too long \(over 1000 bytes once folded\)/);
+    refused(parse, row({ 10: `Box 1$$${long}$11122$SE-LAND` }), /postal town has a word of over 200 letters/);
+    expect(parse(2, row({ 3: `${'a'.repeat(200)} AB$FORETAGSNAMN-ORGNAM$2020-01-02` })).name).toBe(`${'a'.repeat(200)} AB`);
+    expect(parse(2, row({ 9: `${long} ${wide}` })).description).toBe(`${long} ${wide}`);
+  });
+
+  it('refuses an SCB line whose name or town folds too long', () => {
+    const header = ['ForAndrTyp', 'COAdress', 'Foretagsnamn', 'FtgStat', 'Gatuadress', 'JEStat', 'JurForm', 'Namn', 'Ng1', 'Ng2', 'Ng3', 'Ng4', 'Ng5', 'PeOrgNr', 'PostNr', 'PostOrt', 'RegDatKtid', 'Reklamsparrtyp'];
+    const line = (v: Record<string, string>) => `${header.map((h) => v[h] ?? '').join('\t')}\t`;
+    const base = { Foretagsnamn: 'Exempel AB', FtgStat: '1', JEStat: '1', JurForm: '49', Ng1: '62100', PeOrgNr: '165566778899', PostNr: '111 51', PostOrt: 'Stockholm', Gatuadress: 'Gatan 1' };
+    const { parse } = parserFor('scb', 1, `${header.join('\t')}\t`);
+    expect(parse(2, line(base)).name).toBe('Exempel AB');
+    refused(parse, line({ ...base, Foretagsnamn: many }), /name is too long/);
+    refused(parse, line({ ...base, PostOrt: wide }), /postal town has a word of over 200 letters/);
   });
 });
 

@@ -7,7 +7,7 @@ import type { Store } from '../../src/store/store.js';
 import type { StoredExport } from '../../src/store/exports.js';
 import type { StoredWebhook } from '../../src/store/webhooks.js';
 import { refreshHealth } from '../../src/webhooks/health.js';
-import { normalizeFilters } from '../../src/core/search-params.js';
+import { normalizeFilters, SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
 import { planRecord } from '../../src/import/plan-record.js';
 
 export function storeContract(name: string, open: () => Promise<Store>): void {
@@ -288,7 +288,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(withCheckDigit('556000000')).toMatch(/^556000-000\d$/);
     }));
 
-    it('companies: an imported record with a control character in its text is refused at its line, nothing changed', withStore(async (s) => {
+    it('companies: an imported record PostgreSQL could not hold or index is refused at its line on both, nothing changed', withStore(async (s) => {
       await seedRegister(s, { count: 20, seed: 'contract' });
       const first = (await s.companies.get('c_0000001'))!;
       const { id: _id, ...fresh } = { ...first, org_nr: withCheckDigit('559900777') };
@@ -300,9 +300,31 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         const renamed = { line: 1, data: { org_nr: first.org_nr, name: 'Renamed AB' } };
         await expect(s.companies.importRecords([renamed, { line, data }], planRecord)).rejects.toThrow(/must not contain control characters/);
       }
+      // What PostgreSQL cannot hold, or index: refused at the line on both stores alike.
+      for (const [data, message] of [
+        [{ org_nr: first.org_nr, name: 'Bad \ud800 AB' }, /line 2: name: must not contain half of a surrogate pair/],
+        [{ org_nr: first.org_nr, address: { ...first.address, city: 'x\udc00' } }, /line 2: address.city: must not contain half/],
+        [{ org_nr: first.org_nr, name: 'a'.repeat(2047) }, /line 2: name: is too long \(over 1000 bytes once folded\)/],
+        [{ org_nr: first.org_nr, name: `${'a'.repeat(201)} AB` }, /line 2: name: has a word of over 200 letters/],
+        [{ org_nr: first.org_nr, name: '\u3347'.repeat(60) }, /line 2: name: has a word of over 200 letters/],
+        [{ org_nr: first.org_nr, name: 'Bygg '.repeat(201) }, /line 2: name: is too long \(over 1000 bytes once folded\)/],
+        [{ org_nr: first.org_nr, address: { ...first.address, city: 'Å'.repeat(300) } }, /line 2: address.city: has a word of over 200 letters/],
+        [{ org_nr: first.org_nr, category: { slug: 'no-such-category', name: 'x' } }, /line 2: category.slug: is no category we know/],
+        [{ org_nr: first.org_nr, location: { lat: 1e200, lng: 1e200 } }, /line 2: location.lat:/],
+        [{ ...fresh, location: { lat: 59, lng: -1e308 } }, /line 2: location.lng:/],
+      ] as const) {
+        const renamed = { line: 1, data: { org_nr: first.org_nr, name: 'Renamed AB' } };
+        await expect(s.companies.importRecords([renamed, { line: 2, data }], planRecord), JSON.stringify(data).slice(0, 80)).rejects.toThrow(message);
+      }
       expect(await s.companies.get(first.id)).toEqual(first);
       expect(await s.companies.get(withCheckDigit('559900777'))).toBeNull();
       expect(await s.outbox.readAfter(0, 10)).toEqual([]);
+      // The longest that fits is taken, on both, and found by its words.
+      const longest = `${'a'.repeat(200)} ${'Bygg '.repeat(150)}`.trim();
+      expect((await s.companies.importRecords([{ line: 1, data: { org_nr: first.org_nr, name: longest } }], planRecord)).updated).toBe(1);
+      expect((await s.companies.get(first.id))?.name).toBe(longest);
+      const found = await s.companies.search(toSearchQuery(SEARCH_QUERY_SCHEMA.parse({ q: 'a'.repeat(200), status: 'all' })), null);
+      expect(found.rows.map((c) => c.id)).toEqual([first.id]);
     }));
   });
 }

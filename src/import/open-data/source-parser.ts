@@ -5,7 +5,8 @@
 import { ImportError } from '../import-error.js';
 import { isBolagsverketHeader, parseBolagsverketRow } from '../bolagsverket/parse-row.js';
 import { isScbHeader, parseScbRow, type ScbColumns, scbColumns } from '../scb/parse-row.js';
-import type { SourceRow } from './source-row.js';
+import { unfitText } from '../../core/stored-text.js';
+import { RowError, type SourceRow } from './source-row.js';
 
 export type OpenDataSource = 'bolagsverket' | 'scb';
 
@@ -27,7 +28,7 @@ export function parserFor(source: OpenDataSource, line: number, first: string): 
   if (source === 'bolagsverket') {
     // Else every line of it, the header too, would be counted unreadable (SCB's refuses Bolagsverket's at once, as here).
     if (isScbHeader(first)) throw new ImportError(line, "this is SCB's file (its header names PeOrgNr): import it with --source scb");
-    return { parse: parseBolagsverketRow, header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey, cheapPerson: isBolagsverketPerson };
+    return { parse: fitting(parseBolagsverketRow), header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey, cheapPerson: isBolagsverketPerson };
   }
   if (!isScbHeader(first)) throw new ImportError(line, "the first line is not the header of SCB's file (no PeOrgNr column)");
   let cols: ScbColumns;
@@ -37,7 +38,7 @@ export function parserFor(source: OpenDataSource, line: number, first: string): 
     throw new ImportError(line, (e as Error).message);
   }
   return {
-    parse: (l, t) => parseScbRow(l, t, cols),
+    parse: fitting((l, t) => parseScbRow(l, t, cols)),
     header: true,
     keyOf: (t) => tenDigits(t.split('\t')[cols.PeOrgNr] ?? ''),
     // Twelve digits, 16 first: an organisation (others are personal identity numbers).
@@ -47,6 +48,18 @@ export function parserFor(source: OpenDataSource, line: number, first: string): 
     },
     // Twelve digits, not 16 first: a personal identity number (parse-row.ts).
     cheapPerson: (t) => /^(?!16)\d{12}$/.test(nthField(t, cols.PeOrgNr)),
+  };
+}
+
+/** A parser whose rows' name and city fit the register's indexes, else the line cannot be read. */
+function fitting(parse: Parser): Parser {
+  return (line, text) => {
+    const row = parse(line, text);
+    const name = unfitText(row.name);
+    if (name !== null) throw new RowError(line, `the name ${name}`);
+    const city = row.address === null ? null : unfitText(row.address.city);
+    if (city !== null) throw new RowError(line, `the postal town ${city}`);
+    return row;
   };
 }
 

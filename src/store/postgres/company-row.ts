@@ -3,6 +3,7 @@
 // 0/1, codes and dates as text); writing adds what only PostgreSQL keeps: the word vector of
 // the full-text index and the SNI codes as an array.
 import type { Company } from '../../core/company.js';
+import { MAX_WORD_LENGTH } from '../../core/stored-text.js';
 import { fold } from '../../core/text.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyToRow } from '../sqlite/company-row.js';
 
@@ -42,10 +43,26 @@ export function tsvectorText(lexemes: readonly string[]): string {
  */
 export const DESCRIPTION_MARK = '~';
 
-/** The marked words of a business description (its folded words, as tierOf reads them). */
+/**
+ * The marked words of a business description (its folded words, as tierOf reads them). The
+ * description is the file's, unchecked: a word past MAX_WORD_LENGTH is cut there (PostgreSQL
+ * refuses a lexeme of 2 kB; a query word that long matches nothing, a shorter one still finds the
+ * company by prefix), and words past DESCRIPTION_LETTERS are left out (a tsvector holds 1 MB).
+ */
 export function descriptionLexemes(description: string): string[] {
-  return description ? wordLexemes(fold(description)).map((w) => DESCRIPTION_MARK + w) : [];
+  if (!description) return [];
+  const out: string[] = [];
+  let letters = 0;
+  for (const word of wordLexemes(fold(description))) {
+    const w = word.length > MAX_WORD_LENGTH ? [...word].slice(0, MAX_WORD_LENGTH).join('') : word;
+    letters += w.length;
+    if (letters > DESCRIPTION_LETTERS) break;
+    out.push(DESCRIPTION_MARK + w);
+  }
+  return out;
 }
+
+const DESCRIPTION_LETTERS = 100_000;
 
 export interface PgCompanyRow extends CompanyRow {
   words: string;

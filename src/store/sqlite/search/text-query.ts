@@ -12,13 +12,13 @@
 //   2 every word is a word of the name or org nr,
 //   3 every word is in the name or org nr, the last as a prefix,
 //   4 some word matches only through the industry.
+import { MAX_WORD_LENGTH } from '../../../core/stored-text.js';
 import { fold } from '../../../core/text.js';
 import { CATEGORIES } from '../../../reference/categories.js';
 import { SNI_DETAILS } from '../../../reference/sni.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const DIGITS = /^\d+$/;
-const MAX_WORD_LENGTH = 200;
 
 export const TIER_STARTS_WITH = 1;
 export const TIER_EXACT = 2;
