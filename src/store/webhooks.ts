@@ -50,6 +50,12 @@ export interface WebhookRepository {
   listSubscribed(eventType: string, accountId: string | null): Promise<StoredWebhook[]>;
   update(id: string, patch: Partial<StoredWebhook>): Promise<void>;
   /**
+   * Makes `secret` the signing secret and the one it replaces the previous secret, valid until
+   * `previousExpiresAt`, in one statement: of two rotations at once, the later keeps the
+   * earlier's secret as its previous one. Returns what it replaced, or null when the webhook is gone.
+   */
+  rotateSecret(id: string, secret: string, previousExpiresAt: string): Promise<{ previous_secret: string } | null>;
+  /**
    * Disables a webhook that is still failing since `failingSince`; false (nothing written) when
    * it is not: a success, a PATCH or a new run of failures moved it after it was read.
    */

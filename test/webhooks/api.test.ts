@@ -65,6 +65,19 @@ describe('webhook endpoints', () => {
     expect(JSON.stringify(got.body)).not.toContain(w.secret);
   });
 
+  it('rotates twice at once: each new secret signs, the later as the secret, the earlier as the previous one', async () => {
+    for (let round = 0; round < 5; round++) {
+      const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
+      const [a, b] = await Promise.all([1, 2].map(() => call(s.url, keyA, 'POST', `/webhooks/${w.id}/rotate-secret`)));
+      expect([a.status, b.status]).toEqual([200, 200]);
+      const stored = (await s.store.webhooks.getById(w.id))!;
+      // Whichever came second replaced the first's, which stays valid through the overlap:
+      // neither caller was handed a secret that never signs.
+      expect([stored.secret, stored.previous_secret].sort()).toEqual([a.body.data.secret, b.body.data.secret].sort());
+      await call(s.url, keyA, 'DELETE', `/webhooks/${w.id}`);
+    }
+  });
+
   it('queues a test delivery with 202', async () => {
     const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
     const t = await call(s.url, keyA, 'POST', `/webhooks/${w.id}/test`);

@@ -129,12 +129,12 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     noBody(request.body);
     const webhook = await own(request);
     const now = new Date();
-    const patch = {
-      secret: generateSecret(),
-      previous_secret: webhook.secret,
-      previous_secret_expires_at: new Date(now.getTime() + LIMITS.secretOverlapSeconds * 1000).toISOString(),
-    };
-    await store.webhooks.update(webhook.id, patch);
+    const secret = generateSecret();
+    const expires = new Date(now.getTime() + LIMITS.secretOverlapSeconds * 1000).toISOString();
+    // One statement: a rotation running at once on another process keeps this one's secret.
+    const rotated = await store.webhooks.rotateSecret(webhook.id, secret, expires);
+    if (!rotated) throw new ApiError('not_found', `No webhook with id "${webhook.id}".`);
+    const patch = { secret, previous_secret: rotated.previous_secret, previous_secret_expires_at: expires };
     webhookSignals(store).changes.notify(webhook.id);
     return { data: presentWebhook({ ...webhook, ...patch }, { withSecret: true, now }), meta: meta(request) };
   });

@@ -68,6 +68,14 @@ export class PgWebhookRepository implements WebhookRepository {
     await this.db.query(`UPDATE webhooks SET ${names.map((n, i) => `${n} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...values]);
   }
 
+  async rotateSecret(id: string, secret: string, previousExpiresAt: string): Promise<{ previous_secret: string } | null> {
+    const r = await this.db.query<{ previous_secret: string }>(
+      'UPDATE webhooks SET previous_secret = secret, secret = $2, previous_secret_expires_at = $3 WHERE id = $1 RETURNING previous_secret',
+      [id, secret, previousExpiresAt],
+    );
+    return r.rows[0] ?? null;
+  }
+
   async disableFailing(id: string, failingSince: string): Promise<boolean> {
     const r = await this.db.query("UPDATE webhooks SET status = 'disabled' WHERE id = $1 AND status = 'failing' AND failing_since = $2", [id, failingSince]);
     return r.rowCount === 1;

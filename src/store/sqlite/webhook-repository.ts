@@ -70,6 +70,11 @@ export class SqliteWebhookRepository implements WebhookRepository {
     this.sql(`UPDATE webhooks SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id`).run({ ...cols, id });
   }
 
+  async rotateSecret(id: string, secret: string, previousExpiresAt: string): Promise<{ previous_secret: string } | null> {
+    const row = this.sql('UPDATE webhooks SET previous_secret = secret, secret = ?, previous_secret_expires_at = ? WHERE id = ? RETURNING previous_secret').get(secret, previousExpiresAt, id);
+    return (row as { previous_secret: string } | undefined) ?? null;
+  }
+
   async disableFailing(id: string, failingSince: string): Promise<boolean> {
     return this.sql("UPDATE webhooks SET status = 'disabled' WHERE id = ? AND status = 'failing' AND failing_since = ?").run(id, failingSince).changes === 1;
   }
