@@ -1,7 +1,7 @@
 // POST /exports: validate the request with the core schemas, count what it will hold, and
 // queue it. The job is queued before the export row is written, so a crash between the two
 // leaves a job that finds nothing (and ends), never an export that nobody will run.
-import { apiErrorFromZod } from '../core/errors.js';
+import { ApiError, apiErrorFromZod } from '../core/errors.js';
 import { ExportRequestSchema } from '../core/exports.js';
 import { newId } from '../core/ids.js';
 import { FILTERS_SCHEMA, normalizeFilters, type SearchFilters } from '../core/search-params.js';
@@ -9,6 +9,7 @@ import { LIMITS } from '../core/values.js';
 import type { ServerContext } from '../app/context.js';
 import { parseBody } from '../core/validate.js';
 import type { StoredExport } from '../store/exports.js';
+import type { Reservation } from './idempotency.js';
 import { EXPORT_JOB, wakeExportWorker } from './worker.js';
 
 export interface ValidExportRequest {
@@ -36,7 +37,17 @@ export function validateExportRequest(body: unknown): ValidExportRequest {
   return { format: request.format, filters: rawFilters, normalized, fields: request.fields ? [...request.fields] : null };
 }
 
-export async function createExport(ctx: ServerContext, accountId: string, request: ValidExportRequest): Promise<StoredExport> {
+/**
+ * Counts and queues an export. With `reservation` (an Idempotency-Key's), the export and the
+ * response `respond` makes of it are stored in one transaction; a reservation a retry has taken
+ * over in the meantime is a 409, and nothing is stored.
+ */
+export async function createExport(
+  ctx: ServerContext,
+  accountId: string,
+  request: ValidExportRequest,
+  keep?: { reservation: Reservation; respond: (e: StoredExport) => { status: number; body: unknown } },
+): Promise<StoredExport> {
   const { store } = ctx;
   const count = await store.companies.count(request.normalized, LIMITS.countBudgetMs);
   const e: StoredExport = {
@@ -55,7 +66,10 @@ export async function createExport(ctx: ServerContext, accountId: string, reques
     error: null,
   };
   await store.jobs.enqueue(EXPORT_JOB, { export_id: e.id, account_id: accountId }, { key: `${EXPORT_JOB}:${e.id}` });
-  await store.exports.create(e);
+  const response = keep && { ...keep.reservation, ...keep.respond(e) };
+  if (!(await store.exports.create(e, response))) {
+    throw new ApiError('idempotency_conflict', 'A retry with this Idempotency-Key took over this request; its response is the one kept.', 'Idempotency-Key');
+  }
   wakeExportWorker(ctx);
   return e;
 }

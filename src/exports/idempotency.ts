@@ -38,18 +38,30 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** The caller's reservation of a key, for `perform` to keep its response with what it writes. */
+export interface Reservation {
+  key: string;
+  reservedAt: string;
+}
+
 /**
  * Runs `perform` once per (account, key): a replay returns the stored response. Without a key
  * it simply runs. A failure of `perform` frees the key, so the client may retry with it.
+ * `perform` that keeps the response itself, in the transaction of what it writes (`kept`), leaves
+ * no moment where what it wrote exists and the key does not say so: a crash there made a retry,
+ * a minute later, write it again.
  */
 export async function idempotent(
   repo: ExportRepository,
   accountId: string,
   key: string | undefined,
   hash: string,
-  perform: () => Promise<{ status: number; body: unknown }>,
+  perform: (reservation: Reservation | null) => Promise<{ status: number; body: unknown; kept?: boolean }>,
 ): Promise<StoredResponse> {
-  if (key === undefined) return { ...(await perform()), replayed: false };
+  if (key === undefined) {
+    const { status, body } = await perform(null);
+    return { status, body, replayed: false };
+  }
   let reservedAt = new Date();
   let existing = await repo.reserveIdempotencyKey(accountId, key, hash, reservedAt);
   if (existing && existing.response === null && Date.now() - Date.parse(existing.created_at) > ABANDONED_MS) {
@@ -70,9 +82,9 @@ export async function idempotent(
     return { status: existing.status_code, body: existing.response, replayed: true };
   }
   try {
-    const result = await perform();
-    await repo.completeIdempotencyKey(accountId, key, result.status, result.body);
-    return { ...result, replayed: false };
+    const { status, body, kept } = await perform({ key, reservedAt: reservedAt.toISOString() });
+    if (!kept) await repo.completeIdempotencyKey(accountId, key, status, body);
+    return { status, body, replayed: false };
   } catch (err) {
     await repo.releaseIdempotencyKey(accountId, key, reservedAt.toISOString()).catch(() => undefined);
     throw err;

@@ -25,8 +25,22 @@ export interface IdempotencyEntry {
   created_at: string;
 }
 
+/** What an Idempotency-Key reserved at `reservedAt` keeps: the response of the request that created the export. */
+export interface KeyResponse {
+  key: string;
+  reservedAt: string;
+  status: number;
+  body: unknown;
+}
+
 export interface ExportRepository {
-  create(e: StoredExport): Promise<void>;
+  /**
+   * Stores an export. With `response`, the account's reservation of that key gets the response
+   * in the same transaction, so a crash leaves both or neither (a retry replays, or creates it
+   * once). False, and nothing written, when the reservation is no longer the caller's: a retry
+   * took over a reservation it thought abandoned.
+   */
+  create(e: StoredExport, response?: KeyResponse): Promise<boolean>;
   get(accountId: string, id: string): Promise<StoredExport | null>;
   getById(id: string): Promise<StoredExport | null>;
   /** Newest first; `afterId` continues after that export. */
@@ -51,6 +65,7 @@ export interface ExportRepository {
    * existing entry (response null while the first request is still in flight).
    */
   reserveIdempotencyKey(accountId: string, key: string, requestHash: string, now: Date): Promise<IdempotencyEntry | null>;
+  /** Keeps the response of a request that wrote nothing else (an export keeps its own: create). */
   completeIdempotencyKey(accountId: string, key: string, statusCode: number, response: unknown): Promise<void>;
   /**
    * Frees a reservation whose request has no response; with `reservedAt`, only the one made then

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
 import { idempotent, requestHash } from '../../src/exports/idempotency.js';
+import { issueKey } from '../../src/server/api-keys.js';
 import type { ExportRepository } from '../../src/store/exports.js';
 import { api, startTestServer, type TestServer } from './helpers.js';
 
@@ -108,6 +109,36 @@ describe('Idempotency-Key', () => {
     await expect(failing).rejects.toThrow('boom');
     const retried = await idempotent(repo, 'acct_inflight', 'k-fail', hash, async () => ({ status: 202, body: { ok: true } }));
     expect(retried).toEqual({ status: 202, body: { ok: true }, replayed: false });
+  });
+
+  it('keeps the response with the export it created, and a request whose reservation a retry took over creates nothing', async () => {
+    const repo = t.store().exports;
+    const hash = requestHash('POST /exports', { format: 'csv' });
+    const exportRow = (id: string) => ({
+      id, account_id: 'acct_kept', status: 'queued' as const, format: 'csv' as const, filters: {}, fields: null, estimated_rows: 1,
+      row_count: null, files: [], created_at: new Date().toISOString(), completed_at: null, expires_at: null, error: null,
+    });
+    // One transaction: the export and the key's response are there together.
+    const now = new Date();
+    expect(await repo.reserveIdempotencyKey('acct_kept', 'k-kept', hash, now)).toBeNull();
+    expect(await repo.create(exportRow('exp_kept'), { key: 'k-kept', reservedAt: now.toISOString(), status: 202, body: { data: { id: 'exp_kept' } } })).toBe(true);
+    expect(await repo.getById('exp_kept')).not.toBeNull();
+    expect(await repo.reserveIdempotencyKey('acct_kept', 'k-kept', hash, new Date())).toMatchObject({ status_code: 202, response: { data: { id: 'exp_kept' } } });
+
+    // A request that stalled past a minute: its retry (here over HTTP) took the reservation over
+    // and created the export. When the stalled one gets to write, its export is not stored.
+    const body = { format: 'csv', filters: { county: '01' } };
+    const { key: k, account } = await issueKey(t.store(), { account: 'acct-stalled', plan: 'free', scopes: ['exports:create', 'exports:read'] });
+    const stalledAt = new Date(Date.now() - 120_000);
+    expect(await repo.reserveIdempotencyKey(account.id, 'k-stalled', requestHash('POST /exports', body), stalledAt)).toBeNull();
+    const retried = await api(t, k, 'POST', '/exports', body, { 'idempotency-key': 'k-stalled' });
+    expect(retried.status).toBe(202);
+    const stalled = { ...exportRow('exp_stalled'), account_id: account.id };
+    expect(await repo.create(stalled, { key: 'k-stalled', reservedAt: stalledAt.toISOString(), status: 202, body: { data: { id: 'exp_stalled' } } })).toBe(false);
+    expect(await repo.getById('exp_stalled')).toBeNull();
+    expect(await exportIds(k)).toEqual([retried.body.data.id]);
+    const replay = await api(t, k, 'POST', '/exports', body, { 'idempotency-key': 'k-stalled' });
+    expect(replay.body).toEqual(retried.body);
   });
 
   it('runs once when two retries take over an abandoned reservation at the same moment', async () => {

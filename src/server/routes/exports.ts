@@ -9,6 +9,7 @@ import { createExport, validateExportRequest } from '../../exports/create.js';
 import { exportForLink, sendDownload, sendPart } from '../../exports/download.js';
 import { idempotent, parseIdempotencyKey, requestHash } from '../../exports/idempotency.js';
 import { presentExport } from '../../exports/present.js';
+import type { StoredExport } from '../../store/exports.js';
 import { guard, principalOf } from '../auth.js';
 import type { ServerContext } from '../../app/context.js';
 import { parseQuery } from '../../core/validate.js';
@@ -36,9 +37,12 @@ export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
     const { account } = principalOf(request);
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const valid = validateExportRequest(request.body);
-    const result = await idempotent(store.exports, account.id, key, requestHash('POST /exports', request.body), async () => {
-      const e = await createExport(ctx, account.id, valid);
-      return { status: 202, body: { data: presentExport(ctx, e), meta: { request_id: request.id } } };
+    const result = await idempotent(store.exports, account.id, key, requestHash('POST /exports', request.body), async (reservation) => {
+      // Made once: the response kept with the key is the one sent.
+      let response: { status: number; body: unknown } | undefined;
+      const respond = (e: StoredExport) => (response = { status: 202, body: { data: presentExport(ctx, e), meta: { request_id: request.id } } });
+      const e = await createExport(ctx, account.id, valid, reservation ? { reservation, respond } : undefined);
+      return { ...(response ?? respond(e)), kept: reservation !== null };
     });
     const id = (result.body as { data: { id: string } }).data.id;
     if (result.replayed) reply.header('Idempotent-Replayed', 'true');

@@ -1,5 +1,5 @@
 import type { BolagEvent } from '../../core/events.js';
-import type { ExportRepository, IdempotencyEntry, StoredExport } from '../exports.js';
+import type { ExportRepository, IdempotencyEntry, StoredExport, KeyResponse } from '../exports.js';
 import type { PgDb, Queryable } from './database.js';
 
 const JSON_COLUMNS = new Set(['filters', 'fields', 'files', 'error']);
@@ -29,9 +29,22 @@ async function updateWhere(q: Queryable, id: string, patch: Partial<StoredExport
 export class PgExportRepository implements ExportRepository {
   constructor(private readonly db: PgDb) {}
 
-  async create(e: StoredExport): Promise<void> {
+  async create(e: StoredExport, response?: KeyResponse): Promise<boolean> {
     const { names, values } = columns(e);
-    await this.db.query(`INSERT INTO exports (id, ${names.join(', ')}) VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')})`, [e.id, ...values]);
+    const insert = `INSERT INTO exports (id, ${names.join(', ')}) VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')})`;
+    if (!response) {
+      await this.db.query(insert, [e.id, ...values]);
+      return true;
+    }
+    return this.db.tx(async (client) => {
+      const kept = await client.query(
+        'UPDATE idempotency_keys SET status_code = $1, response = $2 WHERE account_id = $3 AND key = $4 AND created_at = $5 AND response IS NULL',
+        [response.status, JSON.stringify(response.body), e.account_id, response.key, response.reservedAt],
+      );
+      if (kept.rowCount !== 1) return false;
+      await client.query(insert, [e.id, ...values]);
+      return true;
+    });
   }
 
   async get(accountId: string, id: string): Promise<StoredExport | null> {

@@ -1,5 +1,5 @@
 import type { BolagEvent } from '../../core/events.js';
-import type { ExportRepository, IdempotencyEntry, StoredExport } from '../exports.js';
+import type { ExportRepository, IdempotencyEntry, StoredExport, KeyResponse } from '../exports.js';
 import type { Db } from './database.js';
 import { writeTransaction } from './write-transaction.js';
 
@@ -40,10 +40,22 @@ function toColumns(e: Partial<StoredExport>): Record<string, unknown> {
 export class SqliteExportRepository implements ExportRepository {
   constructor(private readonly db: Db) {}
 
-  async create(e: StoredExport): Promise<void> {
+  async create(e: StoredExport, response?: KeyResponse): Promise<boolean> {
     const cols = toColumns(e);
     const names = Object.keys(cols);
-    this.db.prepare(`INSERT INTO exports (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
+    const insert = () => this.db.prepare(`INSERT INTO exports (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
+    if (!response) {
+      insert();
+      return true;
+    }
+    return writeTransaction(this.db, () => {
+      const kept = this.db
+        .prepare('UPDATE idempotency_keys SET status_code = ?, response = ? WHERE account_id = ? AND key = ? AND created_at = ? AND response IS NULL')
+        .run(response.status, JSON.stringify(response.body), e.account_id, response.key, response.reservedAt);
+      if (kept.changes !== 1) return false;
+      insert();
+      return true;
+    });
   }
 
   async get(accountId: string, id: string): Promise<StoredExport | null> {
