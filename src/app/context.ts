@@ -23,14 +23,11 @@ export interface ServerOptions {
   retention?: Partial<{ finishedJobsMs: number; deliveryLogMs: number; expiredExportsMs: number; idempotencyKeysMs: number; eventsMs: number; everyMs: number }>;
   /** How long requests (and webhook attempts) in flight get to finish when the server closes (default 10 s). */
   shutdownGraceMs?: number;
-  /** Which background workers run in this process: all (true, the default), none, or these groups. */
-  workers?: boolean | readonly WorkerGroup[];
+  /** Run background workers (exports, webhook deliveries) in this process. */
+  workers?: boolean;
   /** Serve the API reference page at /docs (default true; the CLI's in-process register skips it). */
   docs?: boolean;
 }
-
-/** The background workers by what they do (src/server/workers.ts). */
-export type WorkerGroup = 'exports' | 'webhooks' | 'retention';
 
 export interface ServerContext {
   store: Store;

@@ -16,9 +16,11 @@ import { sameValue } from './same-value.js';
 /** Fields that never count as a change: identity, bookkeeping, and query-dependent extras. */
 const NOT_COMPARED = new Set(['id', 'updated_at', 'distance_km', 'latest_financials', 'status', 'county', 'municipality']);
 
+const IMPORT_SCHEMA = CompanySchema.omit({ distance_km: true }).extend({ id: CompanySchema.shape.id.optional() });
+
 // Free text with a control character other than a tab or a line break is refused, on both
-// stores alike: PostgreSQL's text cannot hold NUL at all (tabs and line breaks round-trip through
-// our CSV and are kept), and a JSON escape of half a surrogate pair is no text at all.
+// stores alike: PostgreSQL's text cannot hold NUL at all, and a JSON escape of half a surrogate
+// pair is no text at all.
 const text = z
   .string()
   .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'must not contain control characters (other than tabs and line breaks)')
@@ -28,18 +30,29 @@ const indexedText = text.superRefine((v, ctx) => {
   const unfit = unfitText(v);
   if (unfit !== null) ctx.addIssue({ code: 'custom', message: unfit });
 });
-const IMPORT_SCHEMA = CompanySchema.omit({ distance_km: true }).extend({
-  id: CompanySchema.shape.id.optional(),
-  name: indexedText,
-  address: CompanySchema.shape.address.extend({ street: text, city: indexedText }),
-  category: CompanySchema.shape.category.extend({
-    slug: z.string().refine((slug) => categoryBySlug(slug) !== undefined, { error: (issue) => `is no category we know ("${String(issue.input)}"; GET /categories lists them)` }),
-    name: text,
-  }),
-  website: text.nullable(),
-  // PostgreSQL's spatial index overflowed on coordinates such as 1e200.
-  location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).nullable(),
-});
+/**
+ * What PostgreSQL could not hold or index, checked on the fields a record gives (all of them for
+ * a new company), not on what is stored: a row an older version stored keeps importing.
+ */
+const GIVEN_SCHEMA = z
+  .object({
+    name: indexedText,
+    address: z.object({ street: text, city: indexedText }).partial(),
+    category: z
+      .object({
+        slug: z.string().refine((slug) => categoryBySlug(slug) !== undefined, { error: (issue) => `is no category we know ("${String(issue.input)}"; GET /categories lists them)` }),
+        name: text,
+      })
+      .partial(),
+    website: text.nullable(),
+    // PostgreSQL's spatial index overflowed on coordinates such as 1e200.
+    location: z.object({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) }).partial().nullable(),
+  })
+  .partial();
+
+function importError(line: number, issue: z.core.$ZodIssue, what = ''): ImportError {
+  return new ImportError(line, `${issue.path.join('.') || 'record'}: ${issue.message}${what}`);
+}
 
 export const planRecord: ImportPlanner = (record, existing, id, now) => {
   const { line, data } = record;
@@ -49,6 +62,8 @@ export const planRecord: ImportPlanner = (record, existing, id, now) => {
 
   // Most records of a weekly file change nothing: settled before any validation or copying.
   if (existing && changesNothing(existing, data, digits)) return null;
+  const given = GIVEN_SCHEMA.safeParse(data);
+  if (!given.success) throw importError(line, given.error.issues[0]);
   const merged = mergeRecord(existing, data);
   merged.org_nr = formatOrgNr(digits);
   merged.id = id ?? '';
@@ -58,8 +73,7 @@ export const planRecord: ImportPlanner = (record, existing, id, now) => {
   const parsed = IMPORT_SCHEMA.safeParse(merged);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const what = !existing && issue.message.endsWith('received undefined') ? ' (a new company needs every field)' : '';
-    throw new ImportError(line, `${issue.path.join('.') || 'record'}: ${issue.message}${what}`);
+    throw importError(line, issue, !existing && issue.message.endsWith('received undefined') ? ' (a new company needs every field)' : '');
   }
   const company = { ...parsed.data, id: id ?? '' } as Company;
   const events = diffEvents(existing, company, now);

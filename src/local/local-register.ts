@@ -34,11 +34,11 @@ export async function startLocalRegister(
   const location = opts.location ?? { dbPath: registerDbPath(env) };
   const keyFile = opts.keyFile ?? join(bolagHome(env), 'local-key');
   const seedCount = env.BOLAG_SEED_COUNT ? Number(env.BOLAG_SEED_COUNT) : DEFAULT_SEED_COUNT;
-  // PostgreSQL is the database `bolag serve` processes share: delivering webhooks and sweeping
-  // is theirs, with their settings (insecure URLs allowed, when to disable, how long to keep), not
-  // a CLI command's defaults for as long as it runs. Its own exports it still runs, so that
-  // `export create --wait` ends with no server running.
-  const workers = location.databaseUrl ? (['exports'] as const) : true;
+  // PostgreSQL is the database `bolag serve` processes share: its background work (exports,
+  // webhooks, sweeping) is theirs, with their settings and --public-url, not a CLI command's
+  // defaults for as long as it runs (an export worker here would also take the servers' queued
+  // exports and hand them back when the command ends).
+  const workers = !location.databaseUrl;
   const server = await startServer({ port: 0, host: '127.0.0.1', ...location, seedCount, onSeedProgress: opts.onProgress, onSeedWait: opts.onWait, rateLimit: { max: 0, windowMs: 60_000 }, docs: false, backgroundUpkeep: false, workers });
   let apiKey = server.apiKey;
   mkdirSync(dirname(keyFile), { recursive: true });

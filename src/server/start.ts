@@ -4,7 +4,7 @@ import { openStore } from '../store/open-store.js';
 import { buildApp, listeningUrlOf } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import type { ServerOptions } from '../app/context.js';
-import { WORKER_GROUPS, WORKERS, type RunningWorker } from './workers.js';
+import { WORKERS, type RunningWorker } from './workers.js';
 import type { FastifyInstance } from 'fastify';
 import { startIncarnation } from '../app/incarnation.js';
 
@@ -50,8 +50,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const incarnation = await startIncarnation(store);
     if (opts.backgroundUpkeep !== false) store.startBackgroundUpkeep();
     await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
-    const factories = opts.workers === false ? [] : opts.workers === true || opts.workers === undefined ? WORKERS : opts.workers.flatMap((g) => WORKER_GROUPS[g]);
-    const workers: RunningWorker[] = factories.map((start) => start(ctx));
+    const workers: RunningWorker[] = opts.workers === false ? [] : WORKERS.map((start) => start(ctx));
     let closing: Promise<void> | undefined;
     return {
       url: ctx.baseUrl(),

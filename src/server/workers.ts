@@ -1,6 +1,5 @@
 // The background workers `serve` runs beside the HTTP face (export runs, webhook fan-out and
 // delivery, the retention sweeper). Each reads its work from the durable queue, so any process can pick it up.
-import type { WorkerGroup } from '../app/context.js';
 import type { WorkerFactory } from '../app/worker.js';
 import { createExportWorker } from '../exports/worker.js';
 import { startRetentionSweeper } from '../retention/sweeper.js';
@@ -8,10 +7,4 @@ import { startWebhookDelivery, startWebhookFanout } from '../webhooks/workers.js
 
 export type { RunningWorker, WorkerFactory } from '../app/worker.js';
 
-export const WORKER_GROUPS: Readonly<Record<WorkerGroup, readonly WorkerFactory[]>> = {
-  webhooks: [startWebhookFanout, startWebhookDelivery],
-  exports: [createExportWorker],
-  retention: [startRetentionSweeper],
-};
-
-export const WORKERS: WorkerFactory[] = Object.values(WORKER_GROUPS).flat();
+export const WORKERS: WorkerFactory[] = [startWebhookFanout, startWebhookDelivery, createExportWorker, startRetentionSweeper];

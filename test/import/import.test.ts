@@ -144,6 +144,15 @@ describe('bolag db import', () => {
     expect(await Promise.all(hostile.map((_, i) => nth(20 + i)))).toEqual(stored);
   });
 
+  it('checks what a record gives, not what an older version stored: such a company still takes updates', async () => {
+    const a = await nth(6);
+    store.db.prepare("UPDATE companies SET name = ?, category_slug = 'no-longer-a-category' WHERE rowid = 6").run('Gammal\u0001 AB');
+    expect((await nth(6)).name).toBe('Gammal\u0001 AB');
+    expect((await importFile(store, write('revenue.jsonl', jsonl([{ org_nr: a.org_nr, revenue: 1234 }])))).updated).toBe(1);
+    expect((await nth(6)).revenue).toBe(1234);
+    await expect(importFile(store, write('again.jsonl', jsonl([{ org_nr: a.org_nr, name: 'Ny\u0001 AB' }])))).rejects.toThrow(/line 1: name: must not contain control characters/);
+  });
+
   it("never lets a record reach Object.prototype: a CSV column naming it is refused, a JSON key is no field", async () => {
     const a = await nth(6);
     const csv = `org_nr;__proto__.polluted\r\n${a.org_nr};x\r\n`;

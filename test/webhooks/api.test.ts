@@ -66,6 +66,8 @@ describe('webhook endpoints', () => {
   });
 
   it('rotates twice at once: each new secret signs, the later as the secret, the earlier as the previous one', async () => {
+    // On PostgreSQL the two requests interleave (read, read, write, write), which lost the first
+    // secret until rotation was one UPDATE; SQLite in one process answers them in turn.
     for (let round = 0; round < 5; round++) {
       const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
       const [a, b] = await Promise.all([1, 2].map(() => call(s.url, keyA, 'POST', `/webhooks/${w.id}/rotate-secret`)));
