@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { CONTROL_CHARACTER } from './text.js';
 
 // Random bytes are drawn in blocks: an import can name millions of events, and one call to the
 // system's generator per id would cost more than everything else it does per company.
@@ -21,5 +22,5 @@ export function newId(prefix: string): string {
  * text cannot even hold NUL (a lookup with one fails rather than finding nothing).
  */
 export function mayNameRow(id: string): boolean {
-  return !/[\u0000-\u001f\u007f]/.test(id);
+  return !CONTROL_CHARACTER.test(id);
 }

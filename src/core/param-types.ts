@@ -2,11 +2,9 @@
 // and as a string, number or boolean in a JSON body (export filters); each builder accepts
 // both and yields one normalised value, with a message a person can act on.
 import { z } from 'zod';
-import { fold, splitList } from './text.js';
+import { CONTROL_CHARACTER, fold, splitList } from './text.js';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
-// C0 controls and DEL: no name, city or code holds one, and PostgreSQL's text cannot hold NUL.
-const CONTROL = /[\u0000-\u001f\u007f]/;
 const NO_CONTROL = 'must not contain control characters';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -71,7 +69,7 @@ export function textParam(description: string, maxLength: number) {
   return z
     .string({ error: 'must be a string' })
     .transform((v, ctx) => {
-      if (CONTROL.test(v)) {
+      if (CONTROL_CHARACTER.test(v)) {
         ctx.addIssue({ code: 'custom', message: NO_CONTROL });
         return z.NEVER;
       }
@@ -109,7 +107,7 @@ export function listParam(description: string, normalize: (item: string) => stri
       }
       const out: string[] = [];
       for (const item of items) {
-        if (CONTROL.test(item)) {
+        if (CONTROL_CHARACTER.test(item)) {
           ctx.addIssue({ code: 'custom', message: NO_CONTROL });
           return z.NEVER;
         }

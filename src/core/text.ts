@@ -6,6 +6,14 @@ export function fold(value: string): string {
 }
 
 const SIMPLE = /^[\x20-\x7eåäöéüÅÄÖÉÜ]*$/;
+
+/** ASCII and the Swedish letters: text that folds to one byte a character, without NFKD. */
+export function isPlainText(value: string): boolean {
+  return SIMPLE.test(value);
+}
+
+/** C0 controls and DEL: no stored value holds one, and PostgreSQL's text cannot hold NUL. */
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 const SWEDISH = /[åäöéü]/g;
 const SWEDISH_BASE: Record<string, string> = { å: 'a', ä: 'a', ö: 'o', é: 'e', ü: 'u' };
 

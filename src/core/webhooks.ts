@@ -1,5 +1,6 @@
 // Webhook request and record (spec §2.4, §4.4; contract §2.7).
 import { z } from 'zod';
+import { CONTROL_CHARACTER } from './text.js';
 import { EVENT_TYPES, WEBHOOK_STATUSES } from './values.js';
 
 /** Keys a webhook filter accepts (contract §2.7); values follow search semantics. */
@@ -20,7 +21,10 @@ const filtersSchema = z.partialRecord(z.enum(WEBHOOK_FILTER_KEYS), z.array(z.str
 
 // A URL with a control character is refused as given (the URL parser drops or escapes some, and
 // PostgreSQL's text cannot hold NUL).
-const urlText = z.string().max(2048).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+const urlText = z
+  .string()
+  .max(2048)
+  .refine((url) => !CONTROL_CHARACTER.test(url), 'must not contain control characters');
 
 export const WebhookCreateSchema = z.strictObject({
   url: urlText,

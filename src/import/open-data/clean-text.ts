@@ -1,16 +1,17 @@
 // Free text as the open-data files deliver it: NUL bytes, control characters, stray spaces and
 // the literal placeholder `null` all occur; what is left is the value, or '' for none.
 
+import { CONTROL_CHARACTER } from '../../core/text.js';
+
 // Tabs and line breaks inside a field become spaces; every other control character goes.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 const SPACING = /[\t\r\n]+/g;
 
-const ANY_CONTROL = /[\u0000-\u001F\u007F]/;
 const ANY_CONTROL_BUT_TAB = /[\u0000-\u0008\u000A-\u001F\u007F]/;
 
 export function cleanText(raw: string | undefined): string {
   if (raw === undefined) return '';
-  return ANY_CONTROL.test(raw) ? plain(raw.replace(CONTROL, '').replace(SPACING, ' ')) : plain(raw);
+  return CONTROL_CHARACTER.test(raw) ? plain(raw.replace(CONTROL, '').replace(SPACING, ' ')) : plain(raw);
 }
 
 /**
@@ -19,7 +20,7 @@ export function cleanText(raw: string | undefined): string {
  * between fields do not count (no field holds one).
  */
 export function textCleanerFor(line: string, tabSeparated = false): (raw: string | undefined) => string {
-  return (tabSeparated ? ANY_CONTROL_BUT_TAB : ANY_CONTROL).test(line) ? cleanText : plainText;
+  return (tabSeparated ? ANY_CONTROL_BUT_TAB : CONTROL_CHARACTER).test(line) ? cleanText : plainText;
 }
 
 function plainText(raw: string | undefined): string {
