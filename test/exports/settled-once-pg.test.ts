@@ -1,5 +1,6 @@
-// Two replicas, one export, on PostgreSQL. An atomic `bolag db import` holds the outbox's lock (it
-// took it at its first event) while replica A settles an export: A's settle has updated the
+// Two replicas, one export, on PostgreSQL. A transaction holds the outbox's lock (it took it at
+// its first event; an atomic `bolag db import` did so until 2026-11-28, and any long writer of
+// events still may) while replica A settles an export: A's settle has updated the
 // export's row and waits for that lock, and A's lease lapses. Replica B takes the job over. Until
 // 2026-11-27 B set the export back to running once A committed, cleared A's files, ran it again
 // and settled it again: two export.completed events, and a download link that stopped working.

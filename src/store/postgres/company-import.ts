@@ -37,7 +37,7 @@ import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
 import { type CompanyRow, companyToPgRow, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
 import type { PgDb } from './database.js';
 import { BatchWrites } from './batch-writes.js';
-import { copyRow, flush, updateJson } from './import-writes.js';
+import { copyRow, type EventsTable, flush, publishStagedEvents, stageEvents, updateJson } from './import-writes.js';
 import { readListed } from './read-listed.js';
 import { readStoredRecords } from './stored-records.js';
 
@@ -57,6 +57,9 @@ export async function importCompanies(
 ): Promise<ImportResult> {
   const batchSize = opts.batchSize ?? IMPORT_BATCH_SIZE;
   const atomic = opts.atomic ?? true;
+  const eventsTable: EventsTable = atomic ? 'import_events' : 'outbox';
+  /** Whether an atomic import staged any event, to publish before its commit. */
+  let staged = false;
   const fingerprintColumn = opts.fingerprints;
   const result: ImportResult = { created: 0, updated: 0, unchanged: 0, events: {} };
   const seen = new RowidSet();
@@ -237,7 +240,8 @@ export async function importCompanies(
       }
     }
     const send = async (): Promise<void> => {
-      await flush(client, inserts, updates, events, now);
+      staged ||= events.length > 0;
+      await flush(client, inserts, updates, events, now, eventsTable);
       if (setFingerprints.length > 0) {
         await client.query(
           `UPDATE companies c SET ${fingerprintColumn} = v.hash FROM unnest($1::int[], $2::bigint[]) AS v(rowid, hash) WHERE c.rowid = v.rowid`,
@@ -276,7 +280,8 @@ export async function importCompanies(
         result.events[type] = (result.events[type] ?? 0) + 1;
       }
     }
-    await flush(client, inserts, updates, events, now);
+    staged ||= events.length > 0;
+    await flush(client, inserts, updates, events, now, eventsTable);
     await counts.write(client);
   };
 
@@ -342,6 +347,7 @@ export async function importCompanies(
 
   if (atomic) {
     await db.tx(async (client) => {
+      await stageEvents(client);
       if (bulk) await dropSecondaryIndexes(client);
       await runAll((fn) => fn(client));
       if (bulk) {
@@ -352,6 +358,8 @@ export async function importCompanies(
           opts.onIndexes?.(i + 1, COMPANY_INDEXES.length);
         }
       }
+      // Last, so that the outbox's lock is held from here to the commit only.
+      if (staged) await publishStagedEvents(client);
     });
   } else if (bulk) {
     await db.tx(dropSecondaryIndexes);

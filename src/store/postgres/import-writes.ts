@@ -1,5 +1,6 @@
 // How an import's batch reaches PostgreSQL (company-import.ts): new rows as COPY text, changed
-// rows as one JSON array merged by one UPDATE, events in one INSERT.
+// rows as one JSON array merged by one UPDATE, events in one INSERT (into the outbox, or, for an
+// all-or-nothing import, into a table of its own until it ends: see stageEvents).
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { CompanyInternals } from '../import-types.js';
@@ -16,8 +17,30 @@ const COPY_INSERT = `COPY companies (${WRITTEN.join(', ')}) FROM STDIN`;
 const UPDATE = `UPDATE companies c SET (${WRITTEN.filter((c) => c !== 'rowid').join(', ')}) =
   (${WRITTEN.filter((c) => c !== 'rowid').map((c) => `v.${c}`).join(', ')})
   FROM json_populate_recordset(NULL::companies, $1::json) v WHERE c.rowid = v.rowid`;
-const INSERT_EVENTS = `INSERT INTO outbox (account_id, event, subject, created_at)
+const insertEvents = (table: EventsTable) => `INSERT INTO ${table} (account_id, event, subject, created_at)
   SELECT NULL, e.event::json, e.subject::json, $3 FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS e(event, subject, n) ORDER BY e.n`;
+
+/** Where a batch's events go: the outbox, or an all-or-nothing import's staging table. */
+export type EventsTable = 'outbox' | 'import_events';
+
+/**
+ * An all-or-nothing import runs in one transaction, and the outbox's first row takes the lock
+ * that makes outbox writers commit one after another (service-migrations.ts): written there
+ * batch by batch, every other writer of an event (an export's settle, on any replica) waited for
+ * the whole import. Its events wait in this table instead, and reach the outbox in one statement
+ * just before the commit (publishStagedEvents): the lock is held for that statement alone.
+ */
+export async function stageEvents(client: pg.ClientBase): Promise<void> {
+  await client.query(`CREATE TEMPORARY TABLE import_events (
+    n bigserial, account_id text, event json NOT NULL, subject json, created_at timestamptz NOT NULL
+  ) ON COMMIT DROP`);
+}
+
+/** The staged events into the outbox, in the order they were staged. */
+export async function publishStagedEvents(client: pg.ClientBase): Promise<void> {
+  await client.query(`INSERT INTO outbox (account_id, event, subject, created_at)
+    SELECT account_id, event, subject, created_at FROM import_events ORDER BY n`);
+}
 
 /** A batch's writes, in the caller's transaction: new rows by COPY, changed rows by one UPDATE, then the events. */
 export async function flush(
@@ -26,10 +49,11 @@ export async function flush(
   updates: Map<number, string>,
   events: [string, string][],
   now: string,
+  eventsTable: EventsTable = 'outbox',
 ): Promise<void> {
   if (inserts.size > 0) await copyIn(client, COPY_INSERT, inserts.values());
   if (updates.size > 0) await client.query(UPDATE, [`[${[...updates.values()].join(',')}]`]);
-  if (events.length > 0) await client.query(INSERT_EVENTS, [events.map((e) => e[0]), events.map((e) => e[1]), now]);
+  if (events.length > 0) await client.query(insertEvents(eventsTable), [events.map((e) => e[0]), events.map((e) => e[1]), now]);
 }
 
 /** Lines in COPY's text format (copyLineWriter), one statement. */
