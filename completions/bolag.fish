@@ -76,7 +76,7 @@ complete -c bolag -n '__bolag_path_is \'\'' -a 'db' -d 'Seed, import into and in
 complete -c bolag -n '__bolag_path_is \'\'' -a 'admin' -d 'Operator tasks: API keys'
 complete -c bolag -n '__bolag_path_is \'\'' -a 'completion' -d 'Print the shell completion script'
 complete -c bolag -l version -s V -d 'Print the version'
-complete -c bolag -l base-url -r -d 'Service base URL, ending in /api/public/v1 (env BOLAG_BASE_URL)'
+complete -c bolag -l base-url -r -d 'Service address (https://api.example.se); /api/public/v1 is added unless given (env BOLAG_BASE_URL)'
 complete -c bolag -l api-key -r -d 'API key (env BOLAG_API_KEY)'
 complete -c bolag -l profile -r -d 'Profile of bolag login / bolag config (env BOLAG_PROFILE)'
 complete -c bolag -l local -d 'Use the local register even when a service is configured'

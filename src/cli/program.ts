@@ -13,7 +13,7 @@ export function buildRootProgram(io: IOStreams, version: string): Command {
     .description('Search, export and watch the Swedish company register from a terminal, and serve it.')
     .version(version, '-V, --version', 'Print the version')
     .helpOption('-h, --help', 'Show help')
-    .addOption(new Option('--base-url <url>', 'Service base URL, ending in /api/public/v1 (env BOLAG_BASE_URL)').helpGroup(GLOBAL))
+    .addOption(new Option('--base-url <url>', 'Service address (https://api.example.se); /api/public/v1 is added unless given (env BOLAG_BASE_URL)').helpGroup(GLOBAL))
     .addOption(new Option('--api-key <key>', 'API key (env BOLAG_API_KEY)').helpGroup(GLOBAL))
     .addOption(new Option('--profile <name>', 'Profile of bolag login / bolag config (env BOLAG_PROFILE)').helpGroup(GLOBAL))
     .addOption(new Option('--local', 'Use the local register even when a service is configured').helpGroup(GLOBAL))

@@ -37,6 +37,11 @@ describe('profiles', () => {
     expect(parseConfigKey('base-url')).toBe('base_url');
     expect(() => parseConfigKey('colour')).toThrow(UsageError);
     expect(validateBaseUrl('https://x.se/api/public/v1/')).toBe('https://x.se/api/public/v1');
+    // Typed as the service's address, the root or a mount point: the spec's prefix is added.
+    expect(validateBaseUrl('https://x.se')).toBe('https://x.se/api/public/v1');
+    expect(validateBaseUrl(' https://x.se/ ')).toBe('https://x.se/api/public/v1');
+    expect(validateBaseUrl('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080/api/public/v1');
+    expect(validateBaseUrl('https://example.se/bolag/')).toBe('https://example.se/bolag/api/public/v1');
     expect(() => validateBaseUrl('ftp://x.se')).toThrow(UsageError);
     expect(maskSecret('bk_abcdefghijklmnop')).toBe('bk_abc…mnop');
   });

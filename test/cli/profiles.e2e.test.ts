@@ -65,6 +65,13 @@ describe.runIf(BUILT)('profiles', () => {
       env: { ...env, BOLAG_BASE_URL: 'http://127.0.0.1:1/api/public/v1', BOLAG_PROFILE: 'other' },
     });
     expect(viaFlag.exitCode).toBe(0);
+    // The service's address as an operator types it, without the API's path.
+    const root = s.url.replace(/\/api\/public\/v1$/, '');
+    for (const typed of [root, `${root}/`]) {
+      const viaRoot = await bolag(['search', '--base-url', typed, '--api-key', s.key, '--limit', '1', '--format', 'jsonl'], { env });
+      expect(viaRoot.exitCode, String(viaRoot.stderr)).toBe(0);
+      expect(String(viaRoot.stdout).trim().split('\n')).toHaveLength(1);
+    }
     const unknown = await bolag(['search', '--profile', 'nope'], { env });
     expect(unknown.exitCode).toBe(2);
     expect(String(unknown.stderr)).toMatch(/No profile named "nope"/);

@@ -1,5 +1,6 @@
 // The settings a profile holds, how each is checked, and how it is shown.
 import { UsageError } from '../errors/index.js';
+import { API_PREFIX } from '../../core/public-url.js';
 
 export const PROFILE_KEYS = ['base_url', 'api_key'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -37,6 +38,10 @@ export function validateBaseUrl(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`Invalid base URL "${value}"; it must start with http:// or https://.`, { flag: '--base-url' });
   }
+  // The spec's base URL ends in the version prefix; typed as the service's address (the root,
+  // or a mount point behind a proxy, as for `serve --public-url`), the prefix is added.
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path.endsWith(API_PREFIX) ? path : `${path}${API_PREFIX}`;
   return url.toString().replace(/\/+$/, '');
 }
 
