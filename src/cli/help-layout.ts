@@ -9,6 +9,9 @@ import type { AddHelpTextContext, Command, Help } from 'commander';
 const MIN_DESCRIPTION_COLUMN = 40;
 const ITEM_INDENT = 2;
 const STACKED_INDENT = 6;
+/** Narrower than this, stacked descriptions are indented less, so that long words still fit. */
+const NARROW_WIDTH = 50;
+const NARROW_STACKED_INDENT = 4;
 
 type FormatItem = (this: Help, term: string, termWidth: number, description: string, helper: Help) => string;
 
@@ -17,8 +20,20 @@ export function narrowFormatItem(original: FormatItem): FormatItem {
   return function formatItem(this: Help, term, termWidth, description, helper) {
     const width = this.helpWidth ?? 80;
     if (!description || width - termWidth - 2 - ITEM_INDENT >= MIN_DESCRIPTION_COLUMN) return original.call(this, term, termWidth, description, helper);
-    const indent = ' '.repeat(STACKED_INDENT);
-    return `${' '.repeat(ITEM_INDENT)}${term}\n${indent}${wrap(description, width - STACKED_INDENT).replace(/\n/g, `\n${indent}`)}`;
+    const indent = ' '.repeat(width < NARROW_WIDTH ? NARROW_STACKED_INDENT : STACKED_INDENT);
+    return `${' '.repeat(ITEM_INDENT)}${term}\n${indent}${wrap(description, width - indent.length).replace(/\n/g, `\n${indent}`)}`;
+  };
+}
+
+type StyleUsage = (this: Help, usage: string) => string;
+
+/** For configureHelp(): `styleUsage` that wraps a usage line wider than the help, under "Usage: ". */
+export function wrappedUsage(original: StyleUsage): StyleUsage {
+  return function styleUsage(this: Help, usage) {
+    const width = (this.helpWidth ?? 80) - 'Usage: '.length;
+    const styled = original.call(this, usage);
+    if (usage.length <= width) return styled;
+    return wrap(styled, width).replace(/\n/g, `\n${' '.repeat('Usage: '.length)}`);
   };
 }
 
@@ -59,12 +74,20 @@ export function wrapCommand(command: string, width: number): string {
   }
   const lines: string[] = [];
   let line = first;
-  for (const word of words) {
+  const add = (word: string, breakBefore = false) => {
     const start = line === first || line === next;
-    if (!start && line.length + 1 + word.length + 2 > width) {
+    if (!start && (breakBefore || line.length + 1 + word.length + 2 > width)) {
       lines.push(`${line} \\`);
       line = next + word;
     } else line = start ? line + word : `${line} ${word}`;
+  };
+  for (const word of words) {
+    // A flag and its value too wide for a line of their own go on two lines of their own.
+    const [flag, value] = word.split(/ (.*)/s);
+    if (value !== undefined && next.length + word.length + 2 > width) {
+      add(flag, true);
+      add(value, true);
+    } else add(word);
   }
   lines.push(line);
   return lines.join('\n');

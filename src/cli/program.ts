@@ -4,7 +4,7 @@ import { type Argument, Command, Help, Option } from 'commander';
 import { COMMANDS, findCommand, type CommandEntry } from './commands/index.js';
 import type { Factory } from './factory.js';
 import type { IOStreams } from './io.js';
-import { helpNotes, narrowFormatItem } from './help-layout.js';
+import { helpNotes, narrowFormatItem, wrappedUsage } from './help-layout.js';
 
 const GLOBAL = 'Global options:';
 
@@ -39,7 +39,7 @@ export function buildRootProgram(io: IOStreams, version: string): Command {
       getOutHelpWidth: () => io.helpWidth('out'),
       getErrHelpWidth: () => io.helpWidth('err'),
     })
-    .configureHelp({ showGlobalOptions: true, formatItem: narrowFormatItem(Help.prototype.formatItem) });
+    .configureHelp({ showGlobalOptions: true, formatItem: narrowFormatItem(Help.prototype.formatItem), styleUsage: wrappedUsage(Help.prototype.styleUsage) });
   return program;
 }
 

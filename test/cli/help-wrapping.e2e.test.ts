@@ -1,11 +1,11 @@
-// `--help` of every command and subcommand, from the built binary, at 60 and 120 columns: no
+// `--help` of every command and subcommand, from the built binary, at 40, 60 and 120 columns: no
 // line wider than the terminal, and no line break that wrapping did not make (a hard newline
 // in the middle of a sentence shows as a line that ends while the next word would still fit).
 import { describe, expect, it } from 'vitest';
 import { bolag, cleanEnv } from './helpers.js';
 import { ensureBuilt } from '../exports/built.js';
 
-const WIDTHS = [60, 120] as const;
+const WIDTHS = [40, 60, 120] as const;
 
 async function help(path: readonly string[], columns: number): Promise<string> {
   const r = await bolag([...path, '--help'], { env: cleanEnv({ COLUMNS: String(columns) }) });
@@ -49,6 +49,9 @@ export function hardBreaks(text: string, width: number): string[] {
   return bad;
 }
 
+/** A line that is one word (a path, a URL), perhaps with a shell continuation: no place to break it. */
+const unbreakable = (l: string) => !/ /.test(l.trim().replace(/ \\$/, ''));
+
 describe('help text wraps cleanly', () => {
   it('the checker sees a hard break and accepts a wrapped paragraph', () => {
     expect(hardBreaks('Listen for deliveries and verify\ntheir signatures.', 60)).toHaveLength(1);
@@ -69,7 +72,7 @@ describe('help text wraps cleanly', () => {
           const path = batch[k];
           seen.push(path.join(' ') || '(root)');
           const where = `bolag ${path.join(' ')} --help at ${width} columns`;
-          for (const l of text.split('\n')) if (l.length > width) problems.push(`${where}: ${l.length} wide: ${JSON.stringify(l)}`);
+          for (const l of text.split('\n')) if (l.length > width && !unbreakable(l)) problems.push(`${where}: ${l.length} wide: ${JSON.stringify(l)}`);
           for (const b of hardBreaks(text, width)) problems.push(`${where}: hard break: ${b}`);
           for (const sub of subcommands(text)) queue.push([...path, sub]);
         }

@@ -12,7 +12,7 @@ export function buildLoginCommand(f: Factory, runF?: (opts: LoginOptions) => Pro
       'Ask for the service base URL and an API key, check them with a real request, and save them in a profile. ' +
         'Prompts need a terminal; without one, pass --base-url and --api-key.',
     )
-    .addHelpText('after', helpNotes({ examples: ['bolag login', 'bolag login --profile prod --base-url https://api.example.se/api/public/v1 --api-key "$KEY"'] }))
+    .addHelpText('after', helpNotes({ examples: ['bolag login', 'bolag login --profile prod --base-url https://api.example.se --api-key "$KEY"'] }))
     .action(async () => {
       const g = f.globals();
       const opts: LoginOptions = { factory: f, baseUrl: g.baseUrl, apiKey: g.apiKey, profile: g.profile ?? f.env.BOLAG_PROFILE };

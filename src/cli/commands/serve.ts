@@ -62,7 +62,7 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
           'bolag serve',
           'bolag serve --port 9000 --db ./register.db --seed-count 50000',
           'bolag serve --host 0.0.0.0 --public-url https://example.se/bolag',
-          'bolag serve --database-url postgres://bolag@db.internal:5432/bolag',
+          'bolag serve --database-url postgres://bolag@db.internal/bolag',
         ],
       }),
     )

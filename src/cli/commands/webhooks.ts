@@ -73,7 +73,7 @@ export function buildWebhooksCommand(f: Factory, runF?: (opts: WebhooksOptions) 
       'after',
       helpNotes({
         examples: [
-          'bolag webhooks create --url https://example.com/hooks/bolag --events company.created,company.status_changed --filter county=01,Uppsala',
+          'bolag webhooks create --url https://example.com/hooks/bolag --events company.status_changed --filter county=01,Uppsala',
           'bolag webhooks create --url https://example.com/hooks --events export.completed,export.failed',
         ],
       }),
