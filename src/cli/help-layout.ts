@@ -65,12 +65,12 @@ export function wrapCommand(command: string, width: number): string {
   const next = '      ';
   // Words as the shell sees them: a quoted part is never split.
   const tokens = command.match(/(?:[^\s'"]+|'[^']*'|"[^"]*")+/g) ?? [];
-  // A flag stays on the line of its value.
-  const words: string[] = [];
+  // A flag stays on the line of its value: as a pair, each a shell word.
+  const words: string[][] = [];
   for (const t of tokens) {
     const last = words.at(-1);
-    if (last !== undefined && /^--?[\w-]+$/.test(last) && !t.startsWith('-')) words[words.length - 1] = `${last} ${t}`;
-    else words.push(t);
+    if (last?.length === 1 && /^--?[\w-]+$/.test(last[0]) && !t.startsWith('-')) last.push(t);
+    else words.push([t]);
   }
   const lines: string[] = [];
   let line = first;
@@ -82,12 +82,13 @@ export function wrapCommand(command: string, width: number): string {
     } else line = start ? line + word : `${line} ${word}`;
   };
   for (const word of words) {
-    // A flag and its value too wide for a line of their own go on two lines of their own.
-    const [flag, value] = word.split(/ (.*)/s);
-    if (value !== undefined && next.length + word.length + 2 > width) {
-      add(flag, true);
-      add(value, true);
-    } else add(word);
+    const joined = word.join(' ');
+    // A flag and its value too wide for a line of their own go on two lines of their own (a
+    // quoted word is never broken: a continuation inside quotes would change the argument).
+    if (word.length === 2 && next.length + joined.length + 2 > width) {
+      add(word[0], true);
+      add(word[1], true);
+    } else add(joined);
   }
   lines.push(line);
   return lines.join('\n');

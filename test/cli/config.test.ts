@@ -42,6 +42,7 @@ describe('profiles', () => {
     expect(validateBaseUrl(' https://x.se/ ')).toBe('https://x.se/api/public/v1');
     expect(validateBaseUrl('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080/api/public/v1');
     expect(validateBaseUrl('https://example.se/bolag/')).toBe('https://example.se/bolag/api/public/v1');
+    for (const bad of ['https://x.se?a=1', 'https://x.se/api/public/v1?', 'https://x.se/#top']) expect(() => validateBaseUrl(bad)).toThrow(/query string or fragment/);
     expect(() => validateBaseUrl('ftp://x.se')).toThrow(UsageError);
     expect(maskSecret('bk_abcdefghijklmnop')).toBe('bk_abc…mnop');
   });

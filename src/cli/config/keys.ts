@@ -38,6 +38,10 @@ export function validateBaseUrl(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`Invalid base URL "${value}"; it must start with http:// or https://.`, { flag: '--base-url' });
   }
+  // Paths are appended to the base URL: after a query or a fragment they would be part of it.
+  if (url.search !== '' || url.hash !== '' || /[?#]/.test(value)) {
+    throw new UsageError(`Invalid base URL "${value}"; give it without a query string or fragment ("?…", "#…").`, { flag: '--base-url' });
+  }
   // The spec's base URL ends in the version prefix; typed as the service's address (the root,
   // or a mount point behind a proxy, as for `serve --public-url`), the prefix is added.
   const path = url.pathname.replace(/\/+$/, '');

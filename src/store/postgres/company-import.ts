@@ -37,7 +37,7 @@ import { BUILD_MEMORY, buildIndexes } from './company-seeder.js';
 import { type CompanyRow, companyToPgRow, type PgCompanyRow, readColumns, rowToCompany } from './company-row.js';
 import type { PgDb } from './database.js';
 import { BatchWrites } from './batch-writes.js';
-import { copyRow, type EventsTable, flush, publishStagedEvents, stageEvents, updateJson } from './import-writes.js';
+import { copyRow, type EventsTable, flush, publishStagedEvents, updateJson } from './import-writes.js';
 import { readListed } from './read-listed.js';
 import { readStoredRecords } from './stored-records.js';
 
@@ -347,7 +347,6 @@ export async function importCompanies(
 
   if (atomic) {
     await db.tx(async (client) => {
-      await stageEvents(client);
       if (bulk) await dropSecondaryIndexes(client);
       await runAll((fn) => fn(client));
       if (bulk) {

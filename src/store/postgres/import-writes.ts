@@ -1,6 +1,6 @@
 // How an import's batch reaches PostgreSQL (company-import.ts): new rows as COPY text, changed
 // rows as one JSON array merged by one UPDATE, events in one INSERT (into the outbox, or, for an
-// all-or-nothing import, into a table of its own until it ends: see stageEvents).
+// all-or-nothing import, into a table of their own until it ends: see publishStagedEvents).
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { CompanyInternals } from '../import-types.js';
@@ -27,19 +27,13 @@ export type EventsTable = 'outbox' | 'import_events';
  * An all-or-nothing import runs in one transaction, and the outbox's first row takes the lock
  * that makes outbox writers commit one after another (service-migrations.ts): written there
  * batch by batch, every other writer of an event (an export's settle, on any replica) waited for
- * the whole import. Its events wait in this table instead, and reach the outbox in one statement
- * just before the commit (publishStagedEvents): the lock is held for that statement alone.
+ * the whole import. Its events wait in `import_events` instead (service migration 109), and
+ * reach the outbox in one statement just before the commit: the lock is held for that alone.
+ * Each import moves only the rows it wrote, as no other transaction sees them uncommitted.
  */
-export async function stageEvents(client: pg.ClientBase): Promise<void> {
-  await client.query(`CREATE TEMPORARY TABLE import_events (
-    n bigserial, account_id text, event json NOT NULL, subject json, created_at timestamptz NOT NULL
-  ) ON COMMIT DROP`);
-}
-
-/** The staged events into the outbox, in the order they were staged. */
 export async function publishStagedEvents(client: pg.ClientBase): Promise<void> {
-  await client.query(`INSERT INTO outbox (account_id, event, subject, created_at)
-    SELECT account_id, event, subject, created_at FROM import_events ORDER BY n`);
+  await client.query(`WITH moved AS (DELETE FROM import_events RETURNING n, account_id, event, subject, created_at)
+    INSERT INTO outbox (account_id, event, subject, created_at) SELECT account_id, event, subject, created_at FROM moved ORDER BY n`);
 }
 
 /** A batch's writes, in the caller's transaction: new rows by COPY, changed rows by one UPDATE, then the events. */

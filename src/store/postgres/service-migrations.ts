@@ -210,4 +210,22 @@ export const SERVICE_MIGRATIONS: readonly PgMigration[] = [
       CREATE INDEX jobs_group_due ON jobs (kind, (payload->>'webhook_id'), run_at) WHERE state = 'queued';
     `,
   },
+  {
+    version: 109,
+    name: 'events of an all-or-nothing import, until its commit',
+    sql: `
+      -- An all-or-nothing import's events wait here and move to the outbox just before it
+      -- commits (import-writes.ts), so that the outbox's lock is not held while it runs. Each
+      -- import moves out the rows it wrote, in the transaction that wrote them: the table is
+      -- empty at rest, so it is unlogged. A table, not a temporary one: that needs the
+      -- TEMPORARY privilege, which hardened databases revoke.
+      CREATE UNLOGGED TABLE import_events (
+        n bigserial,
+        account_id text,
+        event json NOT NULL,
+        subject json,
+        created_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];
