@@ -228,6 +228,12 @@ describe('bolag export create|get|wait|download', () => {
     expect(inTheWay.exitCode).toBe(2);
     expect(inTheWay.stderr.trim()).toMatch(/^error: --out a-file: a file is in the way, not a folder\.$/);
     expect(await newest()).toBe(before);
+    // --out typed as a file name: refused, with what --out is, and no folder of that name made.
+    const fileName = await bolag(['export', 'create', '--county', '01', '--wait', '--out', 'companies.csv']);
+    expect(fileName.exitCode).toBe(2);
+    expect(fileName.stderr.trim()).toMatch(/^error: --out companies\.csv: that is a file name, but --out is the folder the export's files go in .*$/);
+    expect(existsSync(join(work, 'companies.csv'))).toBe(false);
+    expect(await newest()).toBe(before);
     const missing = await bolag(['export', 'get', 'exp_nope']);
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toMatch(/req_/);

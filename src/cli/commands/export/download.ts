@@ -3,7 +3,7 @@
 // with a Range request (If-Range on the part's ETag, so a changed file starts over), and a
 // part that does not match its checksum is never renamed into place.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, createReadStream, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, createReadStream, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ExportFailedError, NetworkError, UsageError } from '../../errors/index.js';
@@ -45,11 +45,19 @@ function safeName(file: ExportFile, exportId: string, index: number): string {
   return /^[\w.-]+$/.test(name) && !name.startsWith('.') ? name : `${exportId}-part-${String(index + 1).padStart(3, '0')}`;
 }
 
+/** What names a file rather than a folder: the formats' and archives' extensions. */
+const FILE_NAME = /\.(csv|jsonl|ndjson|json|txt|tsv|gz|zip)$/i;
+
 /**
  * Creates the output folder, or says at once why it cannot be one. Called before an export is
  * created, so that `create --wait --out FILE` does not leave an export on the server and then fail.
  */
 export async function prepareOutDir(outDir: string, flag: string): Promise<void> {
+  // `--out companies.csv` made a folder of that name: say what --out is instead, unless the
+  // folder is already there.
+  if (FILE_NAME.test(basename(outDir)) && !existsSync(outDir)) {
+    throw new UsageError(`--out ${flag}: that is a file name, but --out is the folder the export's files go in (an export may have several parts); e.g. --out ./export.`, { flag: '--out' });
+  }
   try {
     await mkdir(outDir, { recursive: true });
     // A folder that is there but not ours to write in fails the same way, only later.
