@@ -57,7 +57,10 @@ export const SORT_KEYS = [
   'employees_class',
 ] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
-export const SORT_VALUES = SORT_KEYS.flatMap((k) => [k, `-${k}`]);
+// Every key also descending, but distance: a near search reads outward from its centre (both
+// stores), so farthest first is not offered, and `-distance` is refused rather than answered
+// nearest first (docs/decisions.md).
+export const SORT_VALUES = SORT_KEYS.flatMap((k) => (k === 'distance' ? [k] : [k, `-${k}`]));
 
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

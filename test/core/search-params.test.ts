@@ -107,6 +107,8 @@ describe('GET /companies parameter rules (spec §4.1, §8; contract §2.1, §2.5
     rejects({ sort: 'relevance' }, 'sort');
     accepts({ sort: 'distance', near: '59,18' });
     rejects({ sort: '-distance' }, 'sort');
+    // Farthest first is not offered: refused, where it was answered nearest first.
+    rejects({ sort: '-distance', near: '59,18' }, 'sort');
     rejects({ sort: 'name,revenue' }, 'sort');
     rejects({ sort: 'size' }, 'sort');
     const r = parse({ sort: '-revenue' });

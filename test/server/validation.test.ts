@@ -25,6 +25,7 @@ const cases: [string, string, string][] = [
   ['sort=relevance', 'sort', 'relevance without q'],
   ['sort=-relevance', 'sort', 'relevance without q, descending'],
   ['sort=distance', 'sort', 'distance without near'],
+  ['sort=-distance&near=59.3,18.0', 'sort', 'farthest first is not offered'],
   ['sort=size', 'sort', 'unknown sort'],
   ['sort=name,revenue', 'sort', 'two sorts'],
   ['limit=0', 'limit', 'limit below 1'],
