@@ -5,12 +5,29 @@ import { generateBatches } from '../seed/generate-batches.js';
 export const DEFAULT_SEED_COUNT = 1_200_000;
 export const DEFAULT_SEED = 'bolag';
 
+/**
+ * Set while a register is being created and removed once it is whole. Rows are committed as they
+ * are loaded and the indexes built after them, so a process stopped meanwhile (Ctrl-C on the
+ * local register's first search) leaves companies without their full-text, spatial or SNI
+ * entries; the next first start finds this setting and creates the register again.
+ */
+export const SEEDING_SETTING = 'register.seeding';
+
 export async function seedRegister(
   store: Store,
   opts: { count?: number; seed?: string; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void } = {},
 ): Promise<number> {
   const count = opts.count ?? DEFAULT_SEED_COUNT;
   const seed = opts.seed ?? DEFAULT_SEED;
-  if (store.companies.seedGenerated) return store.companies.seedGenerated(seed, count, opts.onProgress);
-  return store.companies.bulkLoad(generateBatches(seed, count), count, opts.onProgress);
+  await store.setSetting(SEEDING_SETTING, JSON.stringify({ seed, count }));
+  const loaded = store.companies.seedGenerated
+    ? await store.companies.seedGenerated(seed, count, opts.onProgress)
+    : await store.companies.bulkLoad(generateBatches(seed, count), count, opts.onProgress);
+  await store.setSetting(SEEDING_SETTING, null);
+  return loaded;
+}
+
+/** Whether the register's creation was cut short: it must be created again before it is used. */
+export async function seedingCutShort(store: Store): Promise<boolean> {
+  return (await store.getSetting(SEEDING_SETTING)) !== null;
 }

@@ -236,6 +236,10 @@ export interface Store {
   readonly retention: RetentionRepository;
   /** A named server setting (signing keys), created once and then shared by every process. */
   getOrCreateSetting(name: string, create: () => string): Promise<string>;
+  /** A named setting's value, or null when it is not set. */
+  getSetting(name: string): Promise<string | null>;
+  /** Sets a named setting, or removes it (null). */
+  setSetting(name: string, value: string | null): Promise<void>;
   /**
    * For a process that serves for long (`bolag serve`): upkeep that must not run on its event
    * loop, moved to a thread (SQLite's WAL checkpoints: sqlite/background-checkpoints.ts). Stopped by close.

@@ -77,6 +77,17 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.jobs.claimMany(['d'], 60_000, 10)).toEqual([]);
     }));
 
+    it('settings: created once, read, set, removed', withStore(async (s) => {
+      expect(await s.getSetting('contract.x')).toBeNull();
+      expect(await s.getOrCreateSetting('contract.x', () => 'a')).toBe('a');
+      expect(await s.getOrCreateSetting('contract.x', () => 'b')).toBe('a');
+      await s.setSetting('contract.x', 'c');
+      expect(await s.getSetting('contract.x')).toBe('c');
+      await s.setSetting('contract.x', null);
+      expect(await s.getSetting('contract.x')).toBeNull();
+      await s.setSetting('contract.x', null);
+    }));
+
     it('outbox: append in order, read after a position, durable cursors', withStore(async (s) => {
       for (let i = 0; i < 3; i++) {
         await s.outbox.append({ id: `evt_${i}`, type: 'company.updated', created_at: new Date().toISOString(), data: { i } }, null, { county: '01' });

@@ -71,6 +71,15 @@ export class PgStore implements Store {
     return (await this.db.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name])).rows[0].value;
   }
 
+  async getSetting(name: string): Promise<string | null> {
+    return (await this.db.query<{ value: string }>('SELECT value FROM settings WHERE name = $1', [name])).rows[0]?.value ?? null;
+  }
+
+  async setSetting(name: string, value: string | null): Promise<void> {
+    if (value === null) await this.db.query('DELETE FROM settings WHERE name = $1', [name]);
+    else await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, value]);
+  }
+
   /** Nothing to move off the event loop: PostgreSQL's upkeep is the server's own. */
   startBackgroundUpkeep(): void {}
 

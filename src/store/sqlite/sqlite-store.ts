@@ -62,6 +62,15 @@ export class SqliteStore implements Store {
     return this.db.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(name) as string;
   }
 
+  async getSetting(name: string): Promise<string | null> {
+    return (this.db.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(name) as string | undefined) ?? null;
+  }
+
+  async setSetting(name: string, value: string | null): Promise<void> {
+    if (value === null) this.db.prepare('DELETE FROM settings WHERE name = ?').run(name);
+    else this.db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(name, value);
+  }
+
   startBackgroundUpkeep(): void {
     this.checkpoints ??= checkpointInBackground(this.db);
   }
