@@ -102,7 +102,7 @@ export function listParam(description: string, normalize: (item: string) => stri
     .transform((v, ctx) => {
       const items = (Array.isArray(v) ? v : [v]).flatMap(splitList);
       if (items.length === 0) {
-        ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+        ctx.addIssue({ code: 'custom', message: EMPTY_LIST });
         return z.NEVER;
       }
       const out: string[] = [];
@@ -125,6 +125,17 @@ export function listParam(description: string, normalize: (item: string) => stri
       return out;
     })
     .meta({ description });
+}
+
+const EMPTY_LIST = 'must not be empty';
+
+/**
+ * Whether a parameter is a list (listParam: comma-separated, or repeated in a query string),
+ * for the CLI, which joins a repeated flag's values where the parameter is one.
+ */
+export function isListParam(schema: z.ZodType): boolean {
+  const r = schema.safeParse([]);
+  return !r.success && r.error.issues.some((i) => i.code === 'custom' && i.message === EMPTY_LIST);
 }
 
 /** A list whose items come from a closed set, matched case-insensitively and without diacritics. */

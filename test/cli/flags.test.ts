@@ -27,6 +27,18 @@ describe('flags derived from SEARCH_PARAMS', () => {
     expect(byParam.limit).toMatchObject({ kind: 'number' });
   });
 
+  it('knows the list parameters, and a repeated list flag adds to it while any other is refused', () => {
+    for (const p of ['county', 'municipality', 'category', 'sni', 'city', 'postal_code', 'legal_form', 'status', 'fields', 'expand']) expect(byParam[p]?.list, p).toBe(true);
+    for (const p of ['revenue_min', 'near', 'radius_km', 'registered_from', 'limit', 'cursor']) expect(byParam[p]?.list, p).toBeUndefined();
+    const cmd = new Command('t').exitOverride().configureOutput({ writeErr: () => {} });
+    addParamFlags(cmd, flags);
+    cmd.parse(['--county', '01', '--county', 'Skåne', '--status', 'aktiv'], { from: 'user' });
+    expect(readParamFlags(cmd.opts(), flags)).toEqual({ county: '01,Skåne', status: 'aktiv' });
+    const twice = new Command('t').exitOverride().configureOutput({ writeErr: () => {} });
+    addParamFlags(twice, flags);
+    expect(() => twice.parse(['--revenue-min', '5', '--revenue-min', '6'], { from: 'user' })).toThrow(/given twice/);
+  });
+
   it('parses --x / --no-x booleans and values back into API parameters', () => {
     const cmd = new Command('t').exitOverride();
     addParamFlags(cmd, flags);

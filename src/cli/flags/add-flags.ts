@@ -1,5 +1,5 @@
 // Adds derived parameter flags to a commander command and reads them back as API parameters.
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { attributeName, type ParamFlag } from './derive.js';
 import { setCompletionValues } from '../completion/values.js';
 
@@ -24,12 +24,24 @@ export function addParamFlags(cmd: Command, flags: readonly ParamFlag[], opts: A
       continue;
     }
     const option = new Option(`--${flag.name} ${flag.valueName}`, description);
+    // Given twice: a list gets both (as the API reads a repeated parameter); anything else is
+    // an error, where commander kept the last value and the search silently lost the first.
+    option.argParser(flag.list ? joinRepeated : onlyOnce);
     if (opts.group) option.helpGroup(opts.group);
     const values = opts.completions?.[flag.param] ?? flag.values;
     if (values) setCompletionValues(option, values);
     cmd.addOption(option);
   }
   return cmd;
+}
+
+function joinRepeated(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
+function onlyOnce(value: string, previous: string | undefined): string {
+  if (previous !== undefined) throw new InvalidArgumentError('It is given twice; give it once.');
+  return value;
 }
 
 /** The value set of an enum flag, for its help line: all of a short set, the ends of a long one. */

@@ -2,6 +2,7 @@
 // in kebab-case, booleans as --x / --no-x, the value set of enum parameters (for help and
 // completion), the description from the schema's metadata.
 import type { z } from 'zod';
+import { isListParam } from '../../core/param-types.js';
 
 export type FlagKind = 'boolean' | 'number' | 'date' | 'enum' | 'text';
 
@@ -16,6 +17,8 @@ export interface ParamFlag {
   values?: readonly string[];
   /** How the value is shown in help: `<n>`, `<date>`, `<lat,lng>`, … */
   valueName: string;
+  /** A list parameter: a repeated flag adds to it (`--county 01 --county 14`). */
+  list?: boolean;
 }
 
 export const toFlagName = (param: string) => param.replaceAll('_', '-');
@@ -54,12 +57,13 @@ export function deriveFlag(param: string, schema: z.ZodType): ParamFlag {
   const description = meta.description ?? '';
   const name = toFlagName(param);
   if (schema.safeParse(true).success) return { param, name, kind: 'boolean', description, valueName: '' };
+  const list = isListParam(schema) ? { list: true } : {};
   if (meta.enum) {
-    return { param, name, kind: 'enum', description, values: meta.enum, valueName: VALUE_NAMES[param] ?? '<value>' };
+    return { param, name, kind: 'enum', description, values: meta.enum, valueName: VALUE_NAMES[param] ?? '<value>', ...list };
   }
   if (meta.format === 'date') return { param, name, kind: 'date', description, valueName: '<date>' };
   if (schema.safeParse(1).success) return { param, name, kind: 'number', description, valueName: VALUE_NAMES[param] ?? '<n>' };
-  return { param, name, kind: 'text', description, valueName: VALUE_NAMES[param] ?? '<value>' };
+  return { param, name, kind: 'text', description, valueName: VALUE_NAMES[param] ?? '<value>', ...list };
 }
 
 /** Flags for every parameter of a schema map (SEARCH_PARAMS, FILTER_PARAMS, …), minus `skip`. */
