@@ -21,7 +21,9 @@ export function errorLine(error: unknown): string | undefined {
 export function reportError(error: unknown, stderr: NodeJS.WritableStream, verbose = false): ExitCode {
   const line = errorLine(error);
   if (line) stderr.write(`${line}\n`);
-  if (verbose && error instanceof Error && !(error instanceof CliError) && error.stack) stderr.write(`${error.stack}\n`);
+  // --verbose shows where an unexpected error came from; a usage error commander has reported
+  // (a bad flag, a missing argument) is not one.
+  if (verbose && error instanceof Error && !(error instanceof CliError) && !(error instanceof CommanderError) && error.stack) stderr.write(`${error.stack}\n`);
   return exitCodeFor(error);
 }
 

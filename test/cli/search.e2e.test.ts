@@ -128,6 +128,27 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     expect(yes.length + no.length).toBe(everything.length);
   }, 60_000);
 
+  it('takes several words without quotes as one query, and repeated list flags together', async () => {
+    const name = String(everything[0].name);
+    const words = name.split(' ').slice(0, 2);
+    const quoted = jsonLines(String((await bolag(['search', words.join(' '), '--all'], { env })).stdout));
+    const unquoted = await bolag(['search', ...words, '--all'], { env });
+    expect(unquoted.exitCode, String(unquoted.stderr)).toBe(0);
+    expect(jsonLines(String(unquoted.stdout))).toEqual(quoted);
+    expect(quoted.length).toBeGreaterThan(0);
+    const count = async (args: string[]) => Number(String((await bolag(['search', '--count', ...args], { env })).stdout).trim());
+    expect(await count(['--county', '01', '--county', '14'])).toBe(await count(['--county', '01,14']));
+    const twice = await bolag(['search', '--limit', '2', '--limit', '3'], { env });
+    expect(twice.exitCode).toBe(2);
+    expect(String(twice.stderr)).toMatch(/given twice/);
+  }, 60_000);
+
+  it('--verbose adds no stack trace to a usage error', async () => {
+    const r = await bolag(['search', '--countt', '--verbose'], { env });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).not.toMatch(/\bat .*node_modules|CommanderError/);
+  });
+
   it('ends quietly with exit 0 when the reader closes the pipe (| head)', async () => {
     const r = await execa('bash', ['-c', `node ${JSON.stringify(BIN)} search --all --limit 100 | head -n 3; echo "rc=\${PIPESTATUS[0]}" >&2`], {
       env,

@@ -6,7 +6,8 @@
 //   process at once (exit 143) instead of the graceful close: the config library's exit hook
 //   re-raises the signal, and serve's own listener was a `once`, gone after one call.
 import { execa } from 'execa';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +59,26 @@ describe('bolag serve refuses values it cannot use (exit 2, one line)', () => {
       const r = await serveExit(name, [...flags]);
       expect(r.stderr, name).not.toMatch(/listening on/);
       expect(r.exitCode, name).toBe(2);
+    }
+  }, 60_000);
+});
+
+describe('a port another process holds', () => {
+  it('bolag serve and bolag listen say so in the words of --port (exit 2), before serve creates anything', async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const port = String((holder.address() as AddressInfo).port);
+    try {
+      const serve = await serveExit('busy', ['--port', port]);
+      expect(serve.exitCode).toBe(2);
+      expect(serve.stderr.trim().split('\n')).toEqual([`error: Port ${port} on 127.0.0.1 is in use; choose another with --port (0 picks a free one).`]);
+      // Nothing created: no register, no profile.
+      expect(existsSync(join(dir, 'busy.db'))).toBe(false);
+      const listen = await execa('node', [BIN, 'listen', '--port', port, '--secret', 'whsec_abcdefabcdefabcdefabcdefabcdef'], { reject: false, extendEnv: false, env: env('busy-listen'), timeout: 20_000 });
+      expect(listen.exitCode).toBe(2);
+      expect(String(listen.stderr).trim()).toBe(`error: Port ${port} is in use; choose another with --port (0 picks a free one).`);
+    } finally {
+      holder.close();
     }
   }, 60_000);
 });

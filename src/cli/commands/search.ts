@@ -25,7 +25,8 @@ export function buildSearchCommand(f: Factory, runF?: (opts: SearchOptions) => P
   const cmd = new Command('search')
     .summary('Search companies')
     .description('Search the register: free text, every filter of GET /companies as a flag, one page or all of them.')
-    .argument('[q]', 'Free text over name, industry and org_nr; prefix match on the last word.');
+    // Words typed without quotes are one query, as they would be quoted.
+    .argument('[q...]', 'Free text over name, industry and org_nr; prefix match on the last word (several words need no quotes).');
   addParamFlags(cmd, filters, { group: 'Filters:', completions: filterCompletionValues() });
   addParamFlags(cmd, output, { group: 'Sorting and paging:', negationNote: false });
   cmd
@@ -38,9 +39,9 @@ export function buildSearchCommand(f: Factory, runF?: (opts: SearchOptions) => P
         .helpGroup('Output:'),
     )
     .addHelpText('after', helpNotes({ examples: EXAMPLES }))
-    .action(async (q: string | undefined, raw: Record<string, unknown>) => {
+    .action(async (words: string[], raw: Record<string, unknown>) => {
       const params = readParamFlags(raw, [...filters, ...output]);
-      if (q !== undefined) params.q = q;
+      if (words.length > 0) params.q = words.join(' ');
       const parsed = validateParams(SEARCH_QUERY_SCHEMA, params, { labels: SEARCH_LABELS, params: Object.keys(SEARCH_PARAMS) });
       const opts: SearchOptions = {
         factory: f,

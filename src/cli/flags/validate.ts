@@ -35,5 +35,7 @@ export function usageErrorFromZod(error: z.ZodError, opts: ValidateOptions = {})
   const message = issue.message.replace(/\b(above|below|after|before|needs) ([a-z_]+)\b/g, (m, word: string, p: string) =>
     known.has(p) ? `${word} ${flagLabel(p, opts.labels)}` : m,
   );
-  return new UsageError(`Invalid ${label}: ${message}.`, { flag: label });
+  // "Invalid --limit: …"; a label that is not a flag reads as a subject: "The query [q]: …".
+  const subject = label.startsWith('-') ? `Invalid ${label}` : label.charAt(0).toUpperCase() + label.slice(1);
+  return new UsageError(`${subject}: ${message}.`, { flag: label });
 }

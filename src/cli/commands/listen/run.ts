@@ -3,7 +3,7 @@
 // in which deliveries arrived. With --register-url: the webhook is created at start and
 // deleted at stop.
 import type { ListenOptions } from './options.js';
-import { CancelError } from '../../errors/index.js';
+import { CancelError, UsageError } from '../../errors/index.js';
 import { OutputSink } from '../../output/sink.js';
 import { startWebhookReceiver, type ReceivedDelivery, type Rejection } from '../../../webhooks/receiver/receiver.js';
 import { jsonlLine, prettyLine } from './print.js';
@@ -109,7 +109,7 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     onReject: (r) => factory.notice(`rejected ${r.eventId ?? 'a delivery'} on ${r.url}: ${REJECTED[r.reason]}`),
   }).catch((e: NodeJS.ErrnoException) => {
     process.off('SIGTERM', onTerm);
-    if (e.code === 'EADDRINUSE') throw new CancelError(`Port ${opts.port} is in use; choose another with --port (0 picks a free one).`);
+    if (e.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} is in use; choose another with --port (0 picks a free one).`, { flag: '--port' });
     throw e;
   });
 

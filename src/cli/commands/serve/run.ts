@@ -9,11 +9,13 @@ import { SEED_WAIT, seedProgress } from '../db/seed-progress.js';
 import { INSECURE_WEBHOOKS_WARNING } from '../../../webhooks/insecure.js';
 import { serviceRoot } from '../../../core/public-url.js';
 import { processRole, servePrimary, type WorkerMessage } from './cluster.js';
+import { ensurePortFree } from './port-free.js';
 
 export async function serveRun(opts: ServeOptions): Promise<void> {
   const f = opts.factory;
   const role = processRole();
   if (role !== null) return serveInWorker(opts);
+  await ensurePortFree(opts.host, opts.port);
   if (opts.allowInsecureWebhooks) f.io.stderr.write(`${INSECURE_WEBHOOKS_WARNING}\n`);
 
   if (opts.processes > 1) {
