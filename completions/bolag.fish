@@ -268,6 +268,7 @@ complete -c bolag -n '__bolag_path_is \'db\'' -a 'stats' -d 'Print counts of the
 complete -c bolag -n '__bolag_path_is \'db\'' -l help -s h -d 'Show help'
 complete -c bolag -n '__bolag_path_is \'db seed\'' -l count -r -d 'Number of companies (default 1200000, the size of the real register)'
 complete -c bolag -n '__bolag_path_is \'db seed\'' -l seed -r -d 'Seed of the generator (default "bolag")'
+complete -c bolag -n '__bolag_path_is \'db seed\'' -l replace -d 'Replace a register that holds companies (all of them go, with no events)'
 complete -c bolag -n '__bolag_path_is \'db seed\'' -l help -s h -d 'Show help'
 complete -c bolag -n '__bolag_path_is \'db import\'' -l source -x -a '\'ours\' \'bolagsverket\' \'scb\'' -d 'Format of the file'
 complete -c bolag -n '__bolag_path_is \'db import\'' -l include-persons -d 'Also import sole traders registered under personal identity numbers (personal data)'

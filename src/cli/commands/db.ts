@@ -12,7 +12,7 @@ export function buildDbCommand(f: Factory): Command {
 
   db.command('seed')
     .summary('Replace the register with a generated one')
-    .description('Generate a realistic, deterministic register of Swedish companies (same --seed, same register).')
+    .description('Generate a realistic, deterministic register of Swedish companies (same --seed, same register). A register that already holds companies is replaced only with --replace.')
     .addOption(
       new Option('--count <n>', 'Number of companies (default 1200000, the size of the real register)').argParser((v) => {
         const n = Number(v);
@@ -21,9 +21,10 @@ export function buildDbCommand(f: Factory): Command {
       }),
     )
     .option('--seed <seed>', 'Seed of the generator (default "bolag")')
-    .action(async (raw: { count?: number; seed?: string }) => {
+    .option('--replace', 'Replace a register that holds companies (all of them go, with no events)')
+    .action(async (raw: { count?: number; seed?: string; replace?: boolean }) => {
       const { dbSeedRun } = await import('./db/seed.js');
-      return dbSeedRun({ ...base(), count: raw.count, seed: raw.seed });
+      return dbSeedRun({ ...base(), count: raw.count, seed: raw.seed, replace: Boolean(raw.replace) });
     });
 
   db.command('import')

@@ -9,6 +9,8 @@ export interface DbOptions {
 export interface DbSeedOptions extends DbOptions {
   count?: number;
   seed?: string;
+  /** Replace a register that holds companies (without it, such a register is refused). */
+  replace?: boolean;
 }
 
 export interface DbImportOptions extends DbOptions {
