@@ -10,7 +10,6 @@ export async function dbSeedRun(opts: DbSeedOptions): Promise<void> {
   // Every company goes (ids are reused for others, no event says so): not by a slip of the command.
   const held = await store.companies.lastRow();
   if (held > 0 && !opts.replace && !(await seedingCutShort(store))) {
-    await store.close();
     throw new UsageError(`${path} already holds a register; bolag db seed would replace every company in it, with no events.`, {
       flag: '--replace',
       hint: 'give --replace to do so',

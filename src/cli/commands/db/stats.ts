@@ -2,7 +2,7 @@ import type { DbOptions } from './options.js';
 import { openDbStore } from './open.js';
 
 export async function dbStatsRun(opts: DbOptions): Promise<void> {
-  const { store, path } = await openDbStore(opts);
+  const { store, path } = await openDbStore(opts, { existing: true });
   const stats: Record<string, string | number> = { database: path, ...(await store.companies.stats()) };
   const io = opts.factory.io;
   if (io.stdoutIsTTY) {
