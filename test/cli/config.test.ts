@@ -67,6 +67,20 @@ describe('resolveConnection', () => {
     expect(await resolveConnection({}, {}, load)).toMatchObject({ baseUrl: C, apiKey: 'profile-key' });
   });
 
+  it("sends a profile's key only to the profile's own service", async () => {
+    const s = await store();
+    s.setProfile('default', { base_url: C, api_key: 'profile-key' });
+    const load = async () => s;
+    // Another service named by flag or env: the profile's key is not handed to it.
+    const other = await resolveConnection({ baseUrl: A }, {}, load);
+    expect(other).toMatchObject({ kind: 'remote', baseUrl: A });
+    expect(other.kind === 'remote' && other.apiKey).toBeUndefined();
+    const otherByEnv = await resolveConnection({}, { BOLAG_BASE_URL: B }, load);
+    expect(otherByEnv.kind === 'remote' && otherByEnv.apiKey).toBeUndefined();
+    // The profile's own service, spelled as typed (root, trailing slash): its key.
+    expect(await resolveConnection({ baseUrl: 'https://c.example.se/' }, {}, load)).toMatchObject({ baseUrl: C, apiKey: 'profile-key' });
+  });
+
   it('does not read the config file when flags and env say everything', async () => {
     const r = await resolveConnection({ baseUrl: A }, { BOLAG_API_KEY: 'k' }, async () => {
       throw new Error('config read');

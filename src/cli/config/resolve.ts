@@ -49,10 +49,14 @@ export async function resolveConnection(
   }
   const baseUrl = fromFlagOrEnv.baseUrl ?? (profile.base_url ? { value: profile.base_url, source: 'profile' as const } : undefined);
   if (!baseUrl) return { kind: 'local', reason: 'unconfigured' };
-  const apiKey = fromFlagOrEnv.apiKey ?? (profile.api_key ? { value: profile.api_key, source: 'profile' as const } : undefined);
+  const resolvedUrl = validateBaseUrl(baseUrl.value);
+  // A profile's key goes only to the profile's service: with another --base-url (or
+  // BOLAG_BASE_URL) it would be handed to whatever answers there.
+  const keyFits = baseUrl.source === 'profile' || (profile.base_url !== undefined && sameUrl(profile.base_url, resolvedUrl));
+  const apiKey = fromFlagOrEnv.apiKey ?? (profile.api_key && keyFits ? { value: profile.api_key, source: 'profile' as const } : undefined);
   return {
     kind: 'remote',
-    baseUrl: validateBaseUrl(baseUrl.value),
+    baseUrl: resolvedUrl,
     apiKey: apiKey?.value,
     profile: baseUrl.source === 'profile' ? profileName : undefined,
     sources: { baseUrl: baseUrl.source, apiKey: apiKey?.source },
@@ -69,4 +73,12 @@ function pick(flag: string | undefined, env: string | undefined): { value: strin
 
 function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function sameUrl(stored: string, resolved: string): boolean {
+  try {
+    return validateBaseUrl(stored) === resolved;
+  } catch {
+    return false;
+  }
 }
