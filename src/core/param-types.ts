@@ -20,7 +20,7 @@ export function numberParam(description: string, bounds: { min?: number; max?: n
   return z
     // The message on the pattern too: a string that fails it is reported by that branch of the
     // union, which showed the pattern itself to users ("must match pattern /^-?\d+…/").
-    .union([z.number(), z.string().regex(DECIMAL, { error: `must be a number${range}, written like 1500000 or 0.3` })], { error: `must be a number${range}` })
+    .union([z.number(), z.string().regex(DECIMAL, { error: `must be a number${range}, in plain digits like 250 or 0.3 (no spaces, no exponent)` })], { error: `must be a number${range}` })
     .transform((v, ctx) => {
       const n = typeof v === 'number' ? v : Number(v);
       const ok =

@@ -53,6 +53,12 @@ describe.runIf(BUILT)('profiles', () => {
     expect((await bolag(['config', 'set', 'base_url', 'not a url', '--profile', 'test'], { env })).exitCode).toBe(2);
     expect((await bolag(['config', 'get', 'colour'], { env })).exitCode).toBe(2);
     expect((await bolag(['config', 'set', 'base_url', 'http://127.0.0.1:1/api/public/v1', '--profile', 'other'], { env })).exitCode).toBe(0);
+    // A key as config list prints it names its profile.
+    const dotted = await bolag(['config', 'get', 'test.base_url'], { env });
+    expect(dotted.exitCode).toBe(0);
+    expect(String(dotted.stdout).trim()).toBe(s.url);
+    expect(String((await bolag(['config', 'get', 'other.base_url'], { env })).stdout).trim()).toBe('http://127.0.0.1:1/api/public/v1');
+    expect((await bolag(['config', 'get', 'test.colour'], { env })).exitCode).toBe(2);
   });
 
   it('precedence: flag > env > profile', async () => {

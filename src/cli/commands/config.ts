@@ -1,6 +1,6 @@
 // `bolag config get|set|unset|list`: the settings of a profile (base_url, api_key) and which
 // profile is the default. Works on --profile / BOLAG_PROFILE, else the default profile.
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Factory } from '../factory.js';
 import { CONFIG_KEYS } from '../config/keys.js';
 import type { ConfigOptions } from './config/options.js';
@@ -14,10 +14,21 @@ async function run(opts: ConfigOptions, runF?: (opts: ConfigOptions) => Promise<
 export function buildConfigCommand(f: Factory, runF?: (opts: ConfigOptions) => Promise<void>): Command {
   const cmd = new Command('config')
     .summary('Read and change profiles')
-    .description(`Read and change the settings of a profile (${CONFIG_KEYS.join(', ')}). --profile picks the profile.`);
+    .description(`Read and change the settings of a profile (${CONFIG_KEYS.join(', ')}). --profile picks the profile, or the key names it as config list prints it (local.base_url).`);
   const key = (c: Command) => {
     const arg = c.registeredArguments[0];
-    if (arg) arg.choices(CONFIG_KEYS);
+    if (arg) {
+      // Completion offers the keys; the check also takes a key as `config list` prints it,
+      // with its profile (`local.base_url`).
+      arg.choices(CONFIG_KEYS);
+      arg.argParser((value: string) => {
+        const bare = value.replace(/^[^.]+\./, '');
+        if (!(CONFIG_KEYS as readonly string[]).includes(bare)) {
+          throw new InvalidArgumentError(`Allowed choices are ${CONFIG_KEYS.join(', ')}, or <profile>.<key> (local.base_url).`);
+        }
+        return value;
+      });
+    }
     return c;
   };
   cmd.addCommand(

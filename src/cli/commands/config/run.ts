@@ -1,15 +1,19 @@
 // `bolag config …`: reads and writes the profile store.
 import type { ConfigOptions } from './options.js';
 import { isProfileKey, maskSecret, parseConfigKey, validateProfileName, validateValue } from '../../config/keys.js';
-import { CliError } from '../../errors/index.js';
+import { CliError, UsageError } from '../../errors/index.js';
 import { OutputSink } from '../../output/sink.js';
 
 export async function configRun(opts: ConfigOptions): Promise<void> {
   const { factory } = opts;
   const store = await factory.config();
   const g = factory.globals();
-  const named = g.profile ?? factory.env.BOLAG_PROFILE;
+  // A key as `config list` prints it (`local.base_url`) names its profile too.
+  const dotted = /^([^.]+)\.(.+)$/.exec(opts.key ?? '');
+  const named = dotted?.[1] ?? g.profile ?? factory.env.BOLAG_PROFILE;
   const profile = validateProfileName(named ?? store.defaultProfile());
+  if (dotted) opts = { ...opts, key: dotted[2] };
+  if (dotted && !isProfileKey(parseConfigKey(dotted[2]))) throw new UsageError(`${dotted[2]} is not a setting of a profile; give it without "${dotted[1]}.".`);
   const out = new OutputSink(factory.io.stdout);
 
   switch (opts.action) {
