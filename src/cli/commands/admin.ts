@@ -28,9 +28,10 @@ export function buildAdminCommand(f: Factory): Command {
     .addOption(new Option('--plan <plan>', 'Plan of a new account').choices([...PLANS]).default('free'))
     .option('--account <name>', 'Account name (created when new)', 'default')
     .addHelpText('after', helpNotes({ examples: ['bolag admin keys create --scopes companies:read', 'bolag admin keys create --scopes all --plan pro --account acme'] }))
-    .action(async (raw: { scopes: Scope[]; plan: Plan; account: string }) => {
+    .action(async (raw: { scopes: Scope[]; plan: Plan; account: string }, cmd: Command) => {
       const { adminKeysCreateRun } = await import('./admin/keys.js');
-      return adminKeysCreateRun({ factory: f, scopes: raw.scopes, plan: raw.plan, account: raw.account });
+      const planGiven = cmd.getOptionValueSource('plan') === 'cli';
+      return adminKeysCreateRun({ factory: f, scopes: raw.scopes, plan: raw.plan, planGiven, account: raw.account });
     });
 
   keys

@@ -1,7 +1,7 @@
 import { hashKey, issueKey } from '../../../server/api-keys.js';
 import { openStore } from '../../../store/open-store.js';
 import type { Store } from '../../../store/store.js';
-import { NotFoundError } from '../../errors/index.js';
+import { NotFoundError, UsageError } from '../../errors/index.js';
 import type { Factory } from '../../factory.js';
 import type { AdminKeysCreateOptions } from './options.js';
 
@@ -13,6 +13,12 @@ async function open(factory: Factory): Promise<Store> {
 
 export async function adminKeysCreateRun(opts: AdminKeysCreateOptions): Promise<void> {
   const store = await open(opts.factory);
+  // --plan is the plan of a new account; asked for an existing one on another plan, it would be
+  // ignored without a word.
+  const existing = await store.accounts.findAccountByName(opts.account);
+  if (existing && opts.planGiven && existing.plan !== opts.plan) {
+    throw new UsageError(`Account "${existing.name}" exists on plan ${existing.plan}; --plan sets the plan of a new account only.`, { flag: '--plan' });
+  }
   const { key, record, account } = await issueKey(store, { account: opts.account, plan: opts.plan, scopes: opts.scopes });
   opts.factory.notice(`Created key ${record.id} for account "${account.name}" (plan ${account.plan}; scopes ${record.scopes.join(', ')}). It is shown only now:`);
   opts.factory.io.stdout.write(`${key}\n`);

@@ -7,5 +7,7 @@ export interface AdminKeysCreateOptions {
   factory: Factory;
   scopes: Scope[];
   plan: Plan;
+  /** --plan was typed (not its default): an existing account on another plan is then an error. */
+  planGiven?: boolean;
   account: string;
 }

@@ -1,4 +1,5 @@
-// `bolag db stats` on a path that is not a register says so. `bolag db seed` replaces every company of the register it is pointed at (ids reused for other
+// Operator commands that could change or create the wrong thing. `bolag admin keys create --plan` on
+// an existing account. `bolag db stats` on a path that is not a register says so. `bolag db seed` replaces every company of the register it is pointed at (ids reused for other
 // companies, no events): on a register that holds companies it asks for --replace first, unless
 // the register is one whose creation was cut short.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -41,3 +42,22 @@ describe('bolag db stats', () => {
     expect(existsSync(missing)).toBe(false);
   });
 });
+
+describe('bolag admin keys create --plan', () => {
+  it('sets the plan of a new account, and is refused for an existing account on another plan', async () => {
+    const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config') });
+    const db = join(dir, 'admin.db');
+    const create = (...extra: string[]) => bolag(['admin', 'keys', 'create', '--db', db, '--scopes', 'companies:read', '--account', 'acme', ...extra], { env });
+    const first = await create('--plan', 'free');
+    expect(first.exitCode).toBe(0);
+    expect(String(first.stdout)).toMatch(/^bk_/);
+    const other = await create('--plan', 'pro');
+    expect(other.exitCode).toBe(2);
+    expect(String(other.stderr).trim()).toBe('error: Account "acme" exists on plan free; --plan sets the plan of a new account only.');
+    expect(String(other.stdout)).toBe('');
+    // Without --plan, or with the account's own, another key for it.
+    expect((await create()).exitCode).toBe(0);
+    expect((await create('--plan', 'free')).exitCode).toBe(0);
+  }, 60_000);
+});
+
