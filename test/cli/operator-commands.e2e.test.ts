@@ -1,7 +1,9 @@
-// Operator commands that could change or create the wrong thing. `bolag admin keys create --plan` on
-// an existing account. `bolag db stats` on a path that is not a register says so. `bolag db seed` replaces every company of the register it is pointed at (ids reused for other
-// companies, no events): on a register that holds companies it asks for --replace first, unless
-// the register is one whose creation was cut short.
+// Operator commands that could change or create the wrong thing, without a word:
+// - `bolag db seed` replaces every company of the register (ids reused for other companies, no
+//   events): on a register that holds companies it asks for --replace first, unless the
+//   register is one whose creation was cut short;
+// - `bolag db stats` on a --db that is not there made an empty register there;
+// - `bolag admin keys create --plan` for an existing account on another plan was ignored.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
