@@ -2,7 +2,7 @@
 // and as a string, number or boolean in a JSON body (export filters); each builder accepts
 // both and yields one normalised value, with a message a person can act on.
 import { z } from 'zod';
-import { CONTROL_CHARACTER, fold, splitList } from './text.js';
+import { CONTROL_CHARACTER, nameKey, splitList } from './text.js';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const NO_CONTROL = 'must not contain control characters';
@@ -140,8 +140,8 @@ export function isListParam(schema: z.ZodType): boolean {
 
 /** A list whose items come from a closed set, matched case-insensitively and without diacritics. */
 export function enumListParam(description: string, values: readonly string[]) {
-  const byFolded = new Map(values.map((v) => [fold(v), v]));
-  return listParam(description, (item) => byFolded.get(fold(item)) ?? null, `one of ${values.join(', ')}`).meta({
+  const byFolded = new Map(values.map((v) => [nameKey(v), v]));
+  return listParam(description, (item) => byFolded.get(nameKey(item)) ?? null, `one of ${values.join(', ')}`).meta({
     description,
     enum: [...values],
   });

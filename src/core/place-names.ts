@@ -3,7 +3,7 @@
 import { COUNTIES } from '../reference/counties.js';
 import { MUNICIPALITIES } from '../reference/municipalities.js';
 import { CATEGORIES } from '../reference/categories.js';
-import { fold } from './text.js';
+import { nameKey } from './text.js';
 
 let countyIndex: Map<string, string> | undefined;
 let municipalityIndex: Map<string, string> | undefined;
@@ -11,14 +11,14 @@ let municipalityByName: Map<string, string> | undefined;
 let categoryIndex: Map<string, string> | undefined;
 
 function countyAliases(name: string): string[] {
-  const full = fold(name);
+  const full = nameKey(name);
   const bare = full.replace(/ lan$/, '');
   return [full, bare, bare.replace(/s$/, '')];
 }
 
 export function resolveCounty(input: string): string | null {
   countyIndex ??= new Map(COUNTIES.flatMap((c) => [[c.code, c.code], ...countyAliases(c.name).map((a) => [a, c.code] as const)]));
-  return countyIndex.get(fold(input)) ?? null;
+  return countyIndex.get(nameKey(input)) ?? null;
 }
 
 /**
@@ -27,20 +27,20 @@ export function resolveCounty(input: string): string | null {
  * without diacritics: Håbo (0305) and Habo (0643) fold to one key.
  */
 export function resolveMunicipality(input: string): string | null {
-  municipalityIndex ??= new Map(MUNICIPALITIES.flatMap((m) => [[m.code, m.code], [fold(m.name), m.code]]));
+  municipalityIndex ??= new Map(MUNICIPALITIES.flatMap((m) => [[m.code, m.code], [nameKey(m.name), m.code]]));
   municipalityByName ??= new Map(MUNICIPALITIES.map((m) => [m.name.toLowerCase(), m.code]));
   const name = input.trim().toLowerCase().replace(/\s+/g, ' ');
   const bare = name.replace(/ kommun$/, '');
   for (const candidate of [name, bare, bare.replace(/s$/, '')]) {
-    const code = municipalityByName.get(candidate) ?? municipalityIndex.get(fold(candidate));
+    const code = municipalityByName.get(candidate) ?? municipalityIndex.get(nameKey(candidate));
     if (code) return code;
   }
   return null;
 }
 
 export function resolveCategory(input: string): string | null {
-  categoryIndex ??= new Map(CATEGORIES.map((c) => [fold(c.slug), c.slug]));
-  return categoryIndex.get(fold(input)) ?? null;
+  categoryIndex ??= new Map(CATEGORIES.map((c) => [nameKey(c.slug), c.slug]));
+  return categoryIndex.get(nameKey(input)) ?? null;
 }
 
 let countyNames: Map<string, string> | undefined;

@@ -7,6 +7,16 @@ export function fold(value: string): string {
 
 const SIMPLE = /^[\x20-\x7eåäöéüÅÄÖÉÜ]*$/;
 
+/**
+ * A name as users type it, for matching against a closed set (counties, municipalities,
+ * categories, enum values): folded, and a space, hyphen or underscore between two words is one
+ * space, so that `vastra-gotaland`, `Västra Götaland` and `ekonomisk förening` /
+ * `ekonomisk_förening` meet. A leading `-` (a descending sort) is kept.
+ */
+export function nameKey(value: string): string {
+  return fold(value).replace(/(?<=[^\s_-])[\s_-]+(?=[^\s_-])/g, ' ');
+}
+
 /** ASCII and the Swedish letters: text that folds to one byte a character, without NFKD. */
 export function isPlainText(value: string): boolean {
   return SIMPLE.test(value);

@@ -2,7 +2,12 @@
 // "habo", and the later name took the key), and "Borås kommun" was refused (the genitive s was
 // stripped from a name that ends in s).
 import { describe, expect, it } from 'vitest';
-import { resolveCounty, resolveMunicipality } from '../../src/core/place-names.js';
+import { resolveCategory, resolveCounty, resolveMunicipality } from '../../src/core/place-names.js';
+import { SEARCH_PARAMS } from '../../src/core/search-params.js';
+import { nameKey } from '../../src/core/text.js';
+import { LEGAL_FORMS, SORT_VALUES } from '../../src/core/values.js';
+import { CATEGORIES } from '../../src/reference/categories.js';
+import { COUNTIES } from '../../src/reference/counties.js';
 import { MUNICIPALITIES } from '../../src/reference/municipalities.js';
 
 const code = (name: string) => MUNICIPALITIES.find((m) => m.name === name)!.code;
@@ -30,5 +35,26 @@ describe('resolveMunicipality', () => {
     expect(resolveMunicipality('  Malmö  ')).toBe(code('Malmö'));
     expect(resolveMunicipality('Ingenstans')).toBeNull();
     expect(resolveCounty('Västra Götaland')).toBe('14');
+  });
+});
+
+describe('names typed with hyphens or underscores for spaces (nameKey)', () => {
+  it('meet the name with spaces, in places, categories and enum values, and collide with no other', () => {
+    expect(resolveCounty('vastra-gotaland')).toBe('14');
+    expect(resolveCounty('Västra_Götalands_län')).toBe('14');
+    expect(resolveMunicipality('upplands bro')).toBe(code('Upplands-Bro'));
+    expect(resolveMunicipality('Upplands_Bro kommun')).toBe(code('Upplands-Bro'));
+    expect(resolveCategory('ovrig vard')).toBe('ovrig-vard');
+    const legalForm = SEARCH_PARAMS.legal_form.safeParse('Ekonomisk förening,enskild-naringsidkare');
+    expect(legalForm.success && legalForm.data).toEqual(['ekonomisk_förening', 'enskild_näringsidkare']);
+    const sort = SEARCH_PARAMS.sort.safeParse('-revenue');
+    expect(sort.success && sort.data).toEqual(['-revenue']);
+    // Every closed set keeps one value a key (Håbo and Habo are told apart before keys: above).
+    for (const values of [LEGAL_FORMS, SORT_VALUES, CATEGORIES.map((c) => c.slug), COUNTIES.map((c) => c.name)] as const) {
+      expect(new Set(values.map(nameKey)).size, values.join()).toBe(values.length);
+    }
+    const keys = new Map<string, string[]>();
+    for (const m of MUNICIPALITIES) keys.set(nameKey(m.name), [...(keys.get(nameKey(m.name)) ?? []), m.name]);
+    expect([...keys.values()].filter((names) => names.length > 1)).toEqual([['Håbo', 'Habo']].map((p) => expect.arrayContaining(p)));
   });
 });

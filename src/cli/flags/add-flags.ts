@@ -24,8 +24,9 @@ export function addParamFlags(cmd: Command, flags: readonly ParamFlag[], opts: A
       continue;
     }
     const option = new Option(`--${flag.name} ${flag.valueName}`, description);
-    // Given twice: a list gets both (as the API reads a repeated parameter); anything else is
-    // an error, where commander kept the last value and the search silently lost the first.
+    // Given twice: a list flag gets both, sent as one comma-separated value (the API refuses a
+    // repeated parameter); anything else is an error, where commander kept the last value and
+    // the search silently lost the first.
     option.argParser(flag.list ? joinRepeated : onlyOnce);
     if (opts.group) option.helpGroup(opts.group);
     const values = opts.completions?.[flag.param] ?? flag.values;
