@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa, type Options, type ResultPromise } from 'execa';
+import { afterAll, beforeAll } from 'vitest';
+import { ensureBuilt } from '../exports/built.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -80,3 +82,23 @@ export async function pageByHand(s: { url: string; key: string }, query: Record<
     cursor = body.pagination.next_cursor;
   }
 }
+
+/**
+ * For a test file that runs the built binary: builds it if need be, and gives a scratch folder
+ * made before the file's tests and removed after them. Call at the top level of the file.
+ */
+export function binaryScratch(prefix: string): () => string {
+  let dir: string | undefined;
+  beforeAll(async () => {
+    await ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), prefix));
+  }, 180_000);
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    if (!dir) throw new Error('binaryScratch: used before its beforeAll');
+    return dir;
+  };
+}
+

@@ -4,30 +4,22 @@
 // then stopped at its start on 20.18 with ERR_REQUIRE_ESM. package.json's overrides keep the
 // CommonJS majors. This runs the real binary with require(esm) turned off, as 20.18 has it.
 import { execa } from 'execa';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../cli/helpers.js';
-import { ensureBuilt } from '../exports/built.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, binaryScratch, cleanEnv } from '../cli/helpers.js';
 
 const FLAG = '--no-experimental-require-module';
 const canTurnOff = process.allowedNodeEnvironmentFlags.has(FLAG);
 if (!canTurnOff) console.warn(`oldest-node: this Node (${process.version}) has no ${FLAG}; skipped`);
 
-let dir: string;
-beforeAll(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'bolag-oldest-node-'));
-}, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scratch = binaryScratch('bolag-oldest-node-');
 
 describe.skipIf(!canTurnOff)('a Node without require(esm), as 20.18', () => {
   it('bolag serve starts, answers a search and its API reference, and stops', async () => {
-    const child = execa('node', [FLAG, BIN, 'serve', '--processes', '1', '--port', '0', '--seed-count', '100', '--db', join(dir, 'r.db')], {
+    const child = execa('node', [FLAG, BIN, 'serve', '--processes', '1', '--port', '0', '--seed-count', '100', '--db', join(scratch(), 'r.db')], {
       reject: false,
       extendEnv: false,
-      env: cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config') }),
+      env: cleanEnv({ BOLAG_HOME: join(scratch(), 'home'), XDG_CONFIG_HOME: join(scratch(), 'config') }),
     });
     let stderr = '';
     let stdout = '';

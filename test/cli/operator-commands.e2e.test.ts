@@ -4,24 +4,17 @@
 //   register is one whose creation was cut short;
 // - `bolag db stats` on a --db that is not there made an empty register there;
 // - `bolag admin keys create --plan` for an existing account on another plan was ignored.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../exports/built.js';
-import { bolag, cleanEnv } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { binaryScratch, bolag, cleanEnv } from './helpers.js';
 
-let dir: string;
-beforeAll(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'bolag-db-seed-'));
-}, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scratch = binaryScratch('bolag-db-seed-');
 
 describe('bolag db seed', () => {
   it('creates an empty register, and replaces a filled one only with --replace', async () => {
-    const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config') });
-    const db = join(dir, 'r.db');
+    const env = cleanEnv({ BOLAG_HOME: join(scratch(), 'home'), XDG_CONFIG_HOME: join(scratch(), 'config') });
+    const db = join(scratch(), 'r.db');
     const companies = async () => JSON.parse(String((await bolag(['db', 'stats', '--db', db], { env })).stdout)).companies as number;
     expect((await bolag(['db', 'seed', '--db', db, '--count', '50'], { env })).exitCode).toBe(0);
     expect(await companies()).toBe(50);
@@ -36,8 +29,8 @@ describe('bolag db seed', () => {
 
 describe('bolag db stats', () => {
   it('on a --db that is not there: an error, and no file made', async () => {
-    const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config') });
-    const missing = join(dir, 'mistyped.db');
+    const env = cleanEnv({ BOLAG_HOME: join(scratch(), 'home'), XDG_CONFIG_HOME: join(scratch(), 'config') });
+    const missing = join(scratch(), 'mistyped.db');
     const r = await bolag(['db', 'stats', '--db', missing], { env });
     expect(r.exitCode).toBe(2);
     expect(String(r.stderr).trim()).toBe(`error: No register at ${missing}. — check --db, or create one with bolag db seed or bolag serve`);
@@ -47,8 +40,8 @@ describe('bolag db stats', () => {
 
 describe('bolag admin keys create --plan', () => {
   it('sets the plan of a new account, and is refused for an existing account on another plan', async () => {
-    const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config') });
-    const db = join(dir, 'admin.db');
+    const env = cleanEnv({ BOLAG_HOME: join(scratch(), 'home'), XDG_CONFIG_HOME: join(scratch(), 'config') });
+    const db = join(scratch(), 'admin.db');
     const create = (...extra: string[]) => bolag(['admin', 'keys', 'create', '--db', db, '--scopes', 'companies:read', '--account', 'acme', ...extra], { env });
     const first = await create('--plan', 'free');
     expect(first.exitCode).toBe(0);

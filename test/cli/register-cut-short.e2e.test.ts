@@ -4,22 +4,15 @@
 // register as made, and near and SNI searches answered 0 from its empty spatial and SNI indexes.
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEEDING_SETTING } from '../../src/app/seed-register.js';
-import { ensureBuilt } from '../exports/built.js';
-import { bolag, BIN, cleanEnv } from './helpers.js';
+import { BIN, binaryScratch, bolag, cleanEnv } from './helpers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let dir: string;
-beforeAll(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'bolag-cut-short-'));
-}, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scratch = binaryScratch('bolag-cut-short-');
 
 /** What the file holds: companies, their full-text and spatial entries, and the seeding mark. */
 function contents(path: string) {
@@ -41,8 +34,8 @@ function contents(path: string) {
 
 describe('a register whose creation was cut short', () => {
   it('is created again at the next start, whole', async () => {
-    const path = join(dir, 'register.db');
-    const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), BOLAG_SEED_COUNT: '20000' });
+    const path = join(scratch(), 'register.db');
+    const env = cleanEnv({ BOLAG_HOME: join(scratch(), 'home'), XDG_CONFIG_HOME: join(scratch(), 'config'), BOLAG_SEED_COUNT: '20000' });
     // Killed once rows are committed and before the indexes are built.
     const seeding = execa('node', [BIN, 'db', 'seed', '--db', path, '--count', '400000'], { reject: false, extendEnv: false, env });
     let cut: ReturnType<typeof contents> = null;

@@ -6,28 +6,21 @@
 //   process at once (exit 143) instead of the graceful close: the config library's exit hook
 //   re-raises the signal, and serve's own listener was a `once`, gone after one call.
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv } from '../cli/helpers.js';
-import { ensureBuilt } from '../exports/built.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, binaryScratch, cleanEnv } from '../cli/helpers.js';
 
-let dir: string;
-beforeAll(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'bolag-review-serve-'));
-}, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const scratch = binaryScratch('bolag-review-serve-');
 
 function env(name: string) {
-  return cleanEnv({ BOLAG_HOME: join(dir, name, 'home'), XDG_CONFIG_HOME: join(dir, name, 'config') });
+  return cleanEnv({ BOLAG_HOME: join(scratch(), name, 'home'), XDG_CONFIG_HOME: join(scratch(), name, 'config') });
 }
 
 /** Runs serve with a bad flag; if it starts anyway, stops it and reports that. */
 async function serveExit(name: string, flags: string[]): Promise<{ exitCode?: number; stderr: string }> {
-  const child = execa('node', [BIN, 'serve', '--processes', '1', '--seed-count', '100', '--db', join(dir, `${name}.db`), ...flags], {
+  const child = execa('node', [BIN, 'serve', '--processes', '1', '--seed-count', '100', '--db', join(scratch(), `${name}.db`), ...flags], {
     reject: false,
     extendEnv: false,
     env: env(name),
@@ -73,7 +66,7 @@ describe('a port another process holds', () => {
       expect(serve.exitCode).toBe(2);
       expect(serve.stderr.trim().split('\n')).toEqual([`error: Port ${port} on 127.0.0.1 is in use; choose another with --port (0 picks a free one).`]);
       // Nothing created: no register, no profile.
-      expect(existsSync(join(dir, 'busy.db'))).toBe(false);
+      expect(existsSync(join(scratch(), 'busy.db'))).toBe(false);
       const listen = await execa('node', [BIN, 'listen', '--port', port, '--secret', 'whsec_abcdefabcdefabcdefabcdefabcdef'], { reject: false, extendEnv: false, env: env('busy-listen'), timeout: 20_000 });
       expect(listen.exitCode).toBe(2);
       expect(String(listen.stderr).trim()).toBe(`error: Port ${port} is in use; choose another with --port (0 picks a free one).`);
@@ -85,7 +78,7 @@ describe('a port another process holds', () => {
 
 describe('bolag serve --processes 1: SIGTERM on the first start', () => {
   it('closes gracefully and exits 0, as on later starts', async () => {
-    const child = execa('node', [BIN, 'serve', '--processes', '1', '--port', '0', '--seed-count', '200', '--db', join(dir, 'first.db')], {
+    const child = execa('node', [BIN, 'serve', '--processes', '1', '--port', '0', '--seed-count', '200', '--db', join(scratch(), 'first.db')], {
       reject: false,
       extendEnv: false,
       env: env('first'),
