@@ -96,7 +96,7 @@ export const MAX_LIST_ITEMS = 100;
  * its canonical form, or returns null to reject it; the message names the item so the user sees
  * which one was wrong.
  */
-export function listParam(description: string, normalize: (item: string) => string | null, expected: string) {
+export function listParam(description: string, normalize: (item: string) => string | null, expected: string | ((item: string) => string)) {
   return z
     .union([z.string(), z.array(z.string())], { error: 'must be a comma-separated list' })
     .transform((v, ctx) => {
@@ -113,7 +113,7 @@ export function listParam(description: string, normalize: (item: string) => stri
         }
         const canonical = normalize(item);
         if (canonical === null) {
-          ctx.addIssue({ code: 'custom', message: `has an unknown value "${item}"; expected ${expected}` });
+          ctx.addIssue({ code: 'custom', message: `has an unknown value "${item}"; expected ${typeof expected === 'function' ? expected(item) : expected}` });
           return z.NEVER;
         }
         if (!out.includes(canonical)) out.push(canonical);

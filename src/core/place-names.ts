@@ -38,6 +38,18 @@ export function resolveMunicipality(input: string): string | null {
   return null;
 }
 
+/**
+ * What an unknown category slug is answered with: the slugs whose slug or name holds what was
+ * typed (`bygg` → the building trades), a few at most, else where they are all listed.
+ */
+export function categoryHint(input: string): string {
+  const typed = nameKey(input);
+  const similar = typed.length < 3 ? [] : CATEGORIES.filter((c) => nameKey(c.slug).includes(typed) || nameKey(c.name).includes(typed)).map((c) => c.slug);
+  const all = 'GET /categories lists them all';
+  if (similar.length === 0) return `a category slug (${all})`;
+  return `a category slug such as ${similar.slice(0, 4).join(', ')}${similar.length > 4 ? ', …' : ''} (${all})`;
+}
+
 export function resolveCategory(input: string): string | null {
   categoryIndex ??= new Map(CATEGORIES.map((c) => [nameKey(c.slug), c.slug]));
   return categoryIndex.get(nameKey(input)) ?? null;

@@ -11,7 +11,7 @@ import {
   numberParam,
   textParam,
 } from './param-types.js';
-import { resolveCategory, resolveCounty, resolveMunicipality } from './place-names.js';
+import { categoryHint, resolveCategory, resolveCounty, resolveMunicipality } from './place-names.js';
 import { fold } from './text.js';
 import {
   EMPLOYEES_CLASSES,
@@ -48,7 +48,7 @@ const SEK_BOUNDS = { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER
 /** Filters: what selects companies. Shared by search, exports and (a subset) webhooks. */
 export const FILTER_PARAMS = {
   q: textParam('Free text over name, industry and org_nr; prefix match on the last word.', LIMITS.qMaxLength),
-  category: listParam('Category slugs (comma-separated); includes subcategories.', resolveCategory, 'a category slug (GET /categories)'),
+  category: listParam('Category slugs (comma-separated); includes subcategories.', resolveCategory, categoryHint),
   sni: listParam('SNI 2007 code prefixes (comma-separated): 1 to 5 digits, or dotted as registers print them (43.320).', (s) => {
     // SCB and most registers print SNI codes as 43.320; the dot only sits after the division.
     const digits = s.replace(/^(\d\d)\.(?=\d{1,3}$)/, '$1');

@@ -2,7 +2,7 @@
 // "habo", and the later name took the key), and "Borås kommun" was refused (the genitive s was
 // stripped from a name that ends in s).
 import { describe, expect, it } from 'vitest';
-import { resolveCategory, resolveCounty, resolveMunicipality } from '../../src/core/place-names.js';
+import { categoryHint, resolveCategory, resolveCounty, resolveMunicipality } from '../../src/core/place-names.js';
 import { SEARCH_PARAMS } from '../../src/core/search-params.js';
 import { nameKey } from '../../src/core/text.js';
 import { LEGAL_FORMS, SORT_VALUES } from '../../src/core/values.js';
@@ -56,5 +56,16 @@ describe('names typed with hyphens or underscores for spaces (nameKey)', () => {
     const keys = new Map<string, string[]>();
     for (const m of MUNICIPALITIES) keys.set(nameKey(m.name), [...(keys.get(nameKey(m.name)) ?? []), m.name]);
     expect([...keys.values()].filter((names) => names.length > 1)).toEqual([['Håbo', 'Habo']].map((p) => expect.arrayContaining(p)));
+  });
+});
+
+describe('an unknown category slug', () => {
+  it('is answered with the slugs that hold what was typed, or where they are all listed', () => {
+    const r = SEARCH_PARAMS.category.safeParse('snickeri');
+    expect(r.success).toBe(false);
+    expect(!r.success && r.error.issues[0].message).toBe('has an unknown value "snickeri"; expected a category slug such as snickerier (GET /categories lists them all)');
+    expect(categoryHint('xyzzy')).toBe('a category slug (GET /categories lists them all)');
+    // Two letters suggest nothing: they are in too many names to help.
+    expect(categoryHint('ve')).toBe('a category slug (GET /categories lists them all)');
   });
 });
