@@ -141,6 +141,10 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     const twice = await bolag(['search', '--limit', '2', '--limit', '3'], { env });
     expect(twice.exitCode).toBe(2);
     expect(String(twice.stderr)).toMatch(/given twice/);
+    // `--f-skatt false` was --f-skatt and a search for the word "false": 0 matches, exit 0.
+    const valued = await bolag(['search', '--f-skatt', 'false', '--count'], { env });
+    expect(valued.exitCode).toBe(2);
+    expect(String(valued.stderr).trim()).toBe('error: --f-skatt takes no value ("false" would be searched for); write --f-skatt for true and --no-f-skatt for false.');
   }, 60_000);
 
   it('--verbose adds no stack trace to a usage error', async () => {
