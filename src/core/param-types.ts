@@ -157,5 +157,6 @@ function describeRange(b: { min?: number; max?: number; exclusiveMin?: number })
   if (b.exclusiveMin !== undefined && b.max !== undefined) return ` above ${b.exclusiveMin} and at most ${b.max}`;
   if (b.min !== undefined && b.max !== undefined) return ` from ${b.min} to ${b.max}`;
   if (b.min !== undefined) return ` of at least ${b.min}`;
+  if (b.max !== undefined) return ` of at most ${b.max}`;
   return '';
 }

@@ -70,7 +70,8 @@ export const FILTER_PARAMS = {
   revenue_max: numberParam('Highest latest net revenue, SEK.', SEK_BOUNDS),
   profit_min: numberParam('Lowest result, SEK.', SEK_BOUNDS),
   profit_max: numberParam('Highest result, SEK.', SEK_BOUNDS),
-  equity_ratio_min: numberParam('Lowest equity ratio as a fraction (0.3 = 30 %).'),
+  // A fraction, never above 1: 30 meant as 30 % matched nothing, without a word.
+  equity_ratio_min: numberParam('Lowest equity ratio as a fraction (0.3 = 30 %), at most 1.', { max: 1 }),
   revenue_growth_min: numberParam('Lowest revenue growth as a fraction.'),
   trend: enumListParam('Revenue trends (comma-separated).', TRENDS),
   f_skatt: booleanParam('Registered for F-tax.'),

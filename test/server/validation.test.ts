@@ -48,6 +48,7 @@ const cases: [string, string, string][] = [
   ['profit_min=10&profit_max=5', 'profit_min', 'profit_min above profit_max'],
   ['revenue_min=lots', 'revenue_min', 'revenue_min not a number'],
   ['equity_ratio_min=0.3x', 'equity_ratio_min', 'equity ratio not a number'],
+  ['equity_ratio_min=30', 'equity_ratio_min', 'equity ratio as a percentage, not a fraction'],
   ['registered_from=2020-02-30', 'registered_from', 'not a calendar date'],
   ['registered_to=2020/01/01', 'registered_to', 'not YYYY-MM-DD'],
   ['registered_from=2021-01-01&registered_to=2020-01-01', 'registered_from', 'from after to'],
