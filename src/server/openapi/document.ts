@@ -28,6 +28,7 @@ const BOUNDS: Record<string, Json> = {
   radius_km: { exclusiveMinimum: 0, maximum: LIMITS.radiusMaxKm, default: LIMITS.radiusDefaultKm },
   q: { minLength: 1, maxLength: LIMITS.qMaxLength },
   cursor: { maxLength: 2000 },
+  equity_ratio_min: { maximum: 1 },
 };
 
 /**
