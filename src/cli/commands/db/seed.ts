@@ -1,7 +1,7 @@
 import { seedingCutShort, seedRegister } from '../../../app/seed-register.js';
 import type { DbSeedOptions } from './options.js';
 import { openDbStore } from './open.js';
-import { seedProgress } from './seed-progress.js';
+import { SEED_WAIT, seedProgress } from './seed-progress.js';
 import { formatNumber } from '../../output/swedish.js';
 import { UsageError } from '../../errors/index.js';
 
@@ -17,7 +17,11 @@ export async function dbSeedRun(opts: DbSeedOptions): Promise<void> {
   }
   const progress = seedProgress(opts.factory.io, 'Seeding the register');
   const started = Date.now();
-  const count = await seedRegister(store, { count: opts.count, seed: opts.seed, onProgress: progress.update });
+  // Under the lock a first start takes to create the register: a `serve` starting meanwhile
+  // waits for this seed, and does not take it for one cut short and seed again beside it.
+  const count = await store.exclusively('bootstrap', () => seedRegister(store, { count: opts.count, seed: opts.seed, onProgress: progress.update }), () =>
+    opts.factory.notice(SEED_WAIT),
+  );
   progress.done();
   opts.factory.notice(`Seeded ${formatNumber(count)} companies into ${path} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
