@@ -28,9 +28,13 @@ export function publicApiBase(value: string): string {
   if (url.search !== '' || typed.includes('?')) throw new PublicUrlError(`"${value}" has a query string; give the address without "?…".`);
   if (url.hash !== '' || typed.includes('#')) throw new PublicUrlError(`"${value}" has a fragment; give the address without "#…".`);
   if (url.username !== '' || url.password !== '') throw new PublicUrlError(`"${value}" carries a user name or password; links are handed to clients, so leave them out.`);
-  const path = url.pathname.replace(/\/+$/, '');
-  const base = path.endsWith(API_PREFIX) ? path : `${path}${API_PREFIX}`;
-  return `${url.origin}${base}`;
+  return `${url.origin}${withApiPrefix(url.pathname)}`;
+}
+
+/** A URL path ending in the version prefix (added unless there), without a trailing slash. */
+export function withApiPrefix(pathname: string): string {
+  const path = pathname.replace(/\/+$/, '');
+  return path.endsWith(API_PREFIX) ? path : `${path}${API_PREFIX}`;
 }
 
 /** The service root of an API base URL: where /docs lives (the base without /api/public/v1). */

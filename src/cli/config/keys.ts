@@ -1,6 +1,6 @@
 // The settings a profile holds, how each is checked, and how it is shown.
 import { UsageError } from '../errors/index.js';
-import { API_PREFIX } from '../../core/public-url.js';
+import { withApiPrefix } from '../../core/public-url.js';
 
 export const PROFILE_KEYS = ['base_url', 'api_key'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -44,8 +44,7 @@ export function validateBaseUrl(value: string): string {
   }
   // The spec's base URL ends in the version prefix; typed as the service's address (the root,
   // or a mount point behind a proxy, as for `serve --public-url`), the prefix is added.
-  const path = url.pathname.replace(/\/+$/, '');
-  url.pathname = path.endsWith(API_PREFIX) ? path : `${path}${API_PREFIX}`;
+  url.pathname = withApiPrefix(url.pathname);
   return url.toString().replace(/\/+$/, '');
 }
 
