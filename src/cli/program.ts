@@ -63,7 +63,37 @@ function stub(entry: CommandEntry): Command {
 function inherit(cmd: Command, parent: Command): void {
   cmd.copyInheritedSettings(parent);
   foldChoiceCase(cmd);
+  explainSwitchValue(cmd);
   for (const sub of cmd.commands) inherit(sub, cmd);
+}
+
+/**
+ * `--f-skatt=false` is a switch given a value: commander calls it an unknown option, which sends
+ * the user looking for a flag that is there. Say how a switch is written instead.
+ */
+function explainSwitchValue(cmd: Command): void {
+  // unknownOption is commander's own (not in its types); test/cli/search.e2e.test.ts fails if it goes.
+  const hooked = cmd as unknown as { unknownOption(flag: string): void };
+  const unknown = hooked.unknownOption.bind(cmd);
+  hooked.unknownOption = (flag: string): void => {
+    const name = /^(--[^=]+)=/.exec(flag)?.[1];
+    const positive = name?.replace(/^--no-/, '--');
+    if (name !== undefined && positive !== undefined && switchNamed(cmd, name)) {
+      const negative = `--no-${positive.slice(2)}`;
+      const forms = switchNamed(cmd, positive) && switchNamed(cmd, negative) ? `write ${positive} for true and ${negative} for false` : `write ${name} alone`;
+      cmd.error(`error: ${name} is a switch and takes no value; ${forms}.`, { code: 'commander.unknownOption' });
+    }
+    unknown(flag);
+  };
+}
+
+/** The switch (an option that takes no value) of this command or an ancestor with that long name. */
+function switchNamed(cmd: Command, long: string): Option | undefined {
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    const option = c.options.find((o) => o.long === long && !o.required && !o.optional);
+    if (option) return option;
+  }
+  return undefined;
 }
 
 /**

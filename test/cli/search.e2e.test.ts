@@ -145,6 +145,17 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     const valued = await bolag(['search', '--f-skatt', 'false', '--count'], { env });
     expect(valued.exitCode).toBe(2);
     expect(String(valued.stderr).trim()).toBe('error: --f-skatt takes no value ("false" would be searched for); write --f-skatt for true and --no-f-skatt for false.');
+    // `--f-skatt=false` was commander's "unknown option", for a flag that exists.
+    for (const [args, message] of [
+      [['--f-skatt=false'], 'error: --f-skatt is a switch and takes no value; write --f-skatt for true and --no-f-skatt for false.'],
+      [['--no-f-skatt=1'], 'error: --no-f-skatt is a switch and takes no value; write --f-skatt for true and --no-f-skatt for false.'],
+      [['--quiet=yes'], 'error: --quiet is a switch and takes no value; write --quiet alone.'],
+      [['--nosuch=1'], "error: unknown option '--nosuch=1'"],
+    ] as const) {
+      const r = await bolag(['search', '--count', ...args], { env });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(String(r.stderr).trim()).toBe(message);
+    }
   }, 60_000);
 
   it('--verbose adds no stack trace to a usage error', async () => {
