@@ -134,7 +134,21 @@ describe('webhook endpoints', () => {
     expect([widened.status, widened.body.error.code]).toEqual([403, 'insufficient_scope']);
     expect((await call(s.url, manager, 'GET', `/webhooks/${companies.body.data.id}`)).body.data.events).toEqual(['company.updated']);
     const reader = await newKey(s.store, 'manager-account', 'pro', ['webhooks:manage', 'exports:read']);
-    expect((await call(s.url, reader, 'POST', '/webhooks', body)).status).toBe(201);
+    const exportHook = (await call(s.url, reader, 'POST', '/webhooks', body)).body.data;
+    expect(exportHook.id).toMatch(/^whk_/);
+    // Found by an exploratory run (2026-11-28): the manager could not subscribe, but could point
+    // an existing export webhook at itself and sign it with a secret of its own.
+    const redirected = await call(s.url, manager, 'PATCH', `/webhooks/${exportHook.id}`, { url: 'https://attacker.example.com/' });
+    expect([redirected.status, redirected.body.error.code]).toEqual([403, 'insufficient_scope']);
+    const rekeyed = await call(s.url, manager, 'POST', `/webhooks/${exportHook.id}/rotate-secret`);
+    expect([rekeyed.status, rekeyed.body.error.code]).toEqual([403, 'insufficient_scope']);
+    const kept = (await call(s.url, reader, 'GET', `/webhooks/${exportHook.id}`)).body.data;
+    // Not rotated: no previous secret in its overlap.
+    expect([kept.url, kept.previous_secret_expires_at]).toEqual([body.url, null]);
+    // Its company webhook is the manager's to move and re-key.
+    expect((await call(s.url, manager, 'PATCH', `/webhooks/${companies.body.data.id}`, { url: 'https://elsewhere.example.com/' })).status).toBe(200);
+    expect((await call(s.url, manager, 'POST', `/webhooks/${companies.body.data.id}/rotate-secret`)).status).toBe(200);
+    expect((await call(s.url, reader, 'PATCH', `/webhooks/${exportHook.id}`, { url: 'https://elsewhere.example.com/' })).status).toBe(200);
   });
 
   it("never shows another account's webhook", async () => {

@@ -9,6 +9,10 @@ function json(schema: z.ZodType, io: 'input' | 'output') {
   return rest;
 }
 
+/** Export events carry download links (docs/decisions.md). */
+const EXPORT_EVENTS_SCOPE =
+  'A webhook that receives export.* events is subscribed, pointed elsewhere or given a new secret only by a key that also has exports:read (403 insufficient_scope).';
+
 export function webhookPaths(): Record<string, Record<string, unknown>> {
   const webhook = json(WebhookSchema.extend({ previous_secret_expires_at: z.string().nullable() }), 'output');
   const delivery = json(DeliverySchema.extend({ succeeded: z.boolean() }), 'output');
@@ -25,7 +29,7 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'createWebhook',
         summary: 'Create a webhook; the response holds its signing secret, shown only here and on rotation',
-        description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443 and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that).`,
+        description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443 and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that). ${EXPORT_EVENTS_SCOPE}`,
         security,
         requestBody: body(WebhookCreateSchema),
         responses: { '201': jsonResponse('The webhook, with its secret', envelope(webhook)), ...errorResponses },
@@ -48,6 +52,7 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       patch: {
         operationId: 'updateWebhook',
         summary: 'Change url, events or filters, or re-enable with status=active',
+        description: EXPORT_EVENTS_SCOPE,
         security,
         parameters: [id],
         requestBody: body(WebhookUpdateSchema),
@@ -68,6 +73,7 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'rotateWebhookSecret',
         summary: 'New signing secret; for 24 hours deliveries carry signatures with both the old and the new one',
+        description: EXPORT_EVENTS_SCOPE,
         security,
         parameters: [id],
         responses: { '200': jsonResponse('The webhook, with its new secret', envelope(webhook)), ...errorResponses },

@@ -51,7 +51,9 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
 
   /**
    * Export events carry the account's download links: a key may subscribe to them only if it may
-   * read the exports (a webhooks:manage key alone got every link by webhook).
+   * read the exports (a webhooks:manage key alone got every link by webhook). Where they go and
+   * what signs them is the same power: such a webhook's URL and secret are changed only by such
+   * a key too (else a webhooks:manage key pointed an existing export webhook at itself).
    */
   function mayReceive(request: FastifyRequest, events: readonly string[]): void {
     if (events.some((e) => e.startsWith('export.'))) requireScope(principalOf(request), 'exports:read');
@@ -105,6 +107,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     const webhook = await own(request);
     const input = parseBody(WebhookUpdateSchema, request.body);
     if (input.events !== undefined) mayReceive(request, input.events);
+    if (input.url !== undefined) mayReceive(request, input.events ?? webhook.events);
     const patch: Partial<StoredWebhook> = {};
     if (input.url !== undefined) {
       await assertWebhookUrl(input.url, policy());
@@ -128,6 +131,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
   api.post<{ Params: { id: string } }>('/webhooks/:id/rotate-secret', { preHandler }, async (request) => {
     noBody(request.body);
     const webhook = await own(request);
+    mayReceive(request, webhook.events);
     const now = new Date();
     const secret = generateSecret();
     const expires = new Date(now.getTime() + LIMITS.secretOverlapSeconds * 1000).toISOString();
