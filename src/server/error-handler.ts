@@ -44,8 +44,12 @@ export function installErrorHandling(app: FastifyInstance, routes: RouteTable): 
     const path = request.url.split('?')[0];
     // A path that exists, asked with a method it does not take: 405 and what it does take.
     const allowed = routes.allowed(path);
-    const e =
-      allowed.length > 0
+    // The path without its trailing slash has a route for this method: 404, saying so (a 405
+    // that listed the very method it refused told the caller nothing).
+    const slashed = path.length > 1 && path.endsWith('/') && allowed.includes(request.method);
+    const e = slashed
+      ? new ApiError('not_found', `No route ${request.method} ${path}; leave out the trailing slash: ${path.replace(/\/+$/, '')}.`)
+      : allowed.length > 0
         ? new ApiError('method_not_allowed', `${path} does not take ${request.method}; it takes ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') })
         : new ApiError('not_found', `No route ${request.method} ${path}.`);
     void reply.code(e.status).headers(e.headers).send(errorBody(e, request.id));

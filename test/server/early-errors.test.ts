@@ -115,6 +115,19 @@ describe('answers before a route runs, in the contract shape', () => {
     expect(put.headers.allow).toBe('GET, HEAD, POST');
   });
 
+  it('a known path with a trailing slash: 404 not_found that names the path without it (was a 405 refusing the method it listed)', async () => {
+    const [r] = await exchange(get('/api/public/v1/companies/c_0000001/'));
+    expect(expectContractError(r, 404, 'not_found').message).toBe(
+      'No route GET /api/public/v1/companies/c_0000001/; leave out the trailing slash: /api/public/v1/companies/c_0000001.',
+    );
+    expect(r.headers.allow).toBeUndefined();
+    const [post] = await exchange(`POST /api/public/v1/webhooks/wh_123/test/ HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+    expectContractError(post, 404, 'not_found');
+    // Another method than the path's own is still 405.
+    const [del] = await exchange(`DELETE /api/public/v1/companies/ HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`);
+    expectContractError(del, 405, 'method_not_allowed');
+  });
+
   it('an unknown path is still 404 not_found', async () => {
     const [r] = await exchange(get('/api/public/v1/nothing-here'));
     expectContractError(r, 404, 'not_found');
