@@ -29,6 +29,8 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
     // Every answer in the contract's shape, also those given before a route runs.
     frameworkErrors: frameworkError,
     clientErrorHandler: handleClientError,
+    // Node refuses an HTTP/1.1 request without Host itself, with a bare 400: early-errors.ts does.
+    http: { requireHostHeader: false },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // A request whose body stops coming (shorter than its Content-Length) gets 408, not silence.
     requestTimeout: 30_000,

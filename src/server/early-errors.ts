@@ -91,6 +91,10 @@ export function installEarlyErrors(app: FastifyInstance): RouteTable {
   });
   // Before auth, so a malformed request is told what is wrong with it rather than 401.
   app.addHook('onRequest', async (request) => {
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal had no body and no Request-Id.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw new ApiError('invalid_request', 'The request has no Host header, which HTTP/1.1 requires.');
+    }
     const target = request.raw.url ?? '';
     if (Buffer.byteLength(target) > MAX_URL_BYTES) {
       throw new ApiError('uri_too_long', `The URL is over ${MAX_URL_BYTES} bytes; send fewer or shorter parameters (an export takes its filters in the body).`);

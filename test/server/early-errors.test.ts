@@ -128,6 +128,14 @@ describe('answers before a route runs, in the contract shape', () => {
     expectContractError(del, 405, 'method_not_allowed');
   });
 
+  it('an HTTP/1.1 request without Host: 400 invalid_request in the contract shape (Node answered a bare 400)', async () => {
+    const [r] = await exchange(`GET /api/public/v1/companies HTTP/1.1\r\n${auth}Connection: close\r\n\r\n`);
+    expect(expectContractError(r, 400, 'invalid_request').message).toContain('Host');
+    // HTTP/1.0 has no Host requirement.
+    const [old] = await exchange(`GET /api/public/v1/companies?limit=1 HTTP/1.0\r\n${auth}\r\n`);
+    expect(old.status, old.body).toBe(200);
+  });
+
   it('an unknown path is still 404 not_found', async () => {
     const [r] = await exchange(get('/api/public/v1/nothing-here'));
     expectContractError(r, 404, 'not_found');
