@@ -17,6 +17,7 @@ import { docsRoutes } from './routes/docs.js';
 import { Signer } from '../app/signer.js';
 import { ROUTE_MODULES } from './route-modules.js';
 import { requestForLog } from './log-redaction.js';
+import { parseJsonBody } from './json-body.js';
 
 /** Per key: generous for people and scripts, a brake on runaway loops. */
 export const DEFAULT_RATE_LIMIT = { max: 6000, windowMs: 60_000 };
@@ -58,15 +59,10 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
   // JSON only: anything else is 415, and an empty body is not {}.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    if (body === '') {
-      const err = Object.assign(new Error('empty body'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 });
-      done(err, undefined);
-      return;
-    }
     try {
-      done(null, JSON.parse(body as string));
+      done(null, parseJsonBody(body as string));
     } catch (e) {
-      done(Object.assign(e as Error, { statusCode: 400 }), undefined);
+      done(e as Error, undefined);
     }
   });
 

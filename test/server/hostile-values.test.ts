@@ -105,6 +105,28 @@ describe('webhook URLs', () => {
   });
 });
 
+describe('half of a surrogate pair in a body', () => {
+  // Found by an exploratory run (2026-11-28): accepted with 201, then read back from PostgreSQL
+  // with U+FFFD in its place. JSON.stringify writes a lone surrogate as its \ud800 escape.
+  it('is refused wherever it is (value or key), and a whole pair is taken', async () => {
+    const bodies: [string, string, string, unknown][] = [
+      ['POST', '/webhooks', 'url', { url: 'https://8.8.8.8/a\ud800b', events: ['company.created'] }],
+      ['POST', '/webhooks', 'filters.city[0]', { url: 'https://8.8.8.8/', events: ['company.created'], filters: { city: ['\udc00'] } }],
+      ['POST', '/exports', 'filters.q', { format: 'csv', filters: { q: 'a\ud800' } }],
+      ['POST', '/exports', 'filters.x\ud800', { format: 'csv', filters: { 'x\ud800': 1 } }],
+    ];
+    for (const [method, path, param, body] of bodies) {
+      const r = await call(s.url, s.apiKey, method, path, body);
+      expect(r.status, `${path} ${JSON.stringify(body)}: ${JSON.stringify(r.body)}`).toBe(400);
+      expect(r.body.error.code).toBe('invalid_body');
+      expect(r.body.error.param).toBe(param);
+      expect(r.body.error.message).toContain('half of a surrogate pair');
+    }
+    const whole = await call(s.url, s.apiKey, 'POST', '/exports', { format: 'csv', filters: { q: 'a\ud83d\ude00' } });
+    expect(whole.status, JSON.stringify(whole.body)).toBe(202);
+  });
+});
+
 describe('free text', () => {
   it('ending in U+FFFF or in the last code point there is, is searched, in every order', async () => {
     const byName = (q: string) => call(s.url, s.apiKey, 'GET', `/companies?q=${q}&sort=name&limit=100`);
