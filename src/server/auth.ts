@@ -19,18 +19,21 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/;
+// The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer <key>` is a key too.
+const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/i;
+/** A 401 says how to authenticate (RFC 9110 §11.6.1; RFC 6750 §3 for a key that is refused). */
+const CHALLENGE = 'Bearer realm="bolag"';
 
 export async function authenticate(store: Store, request: FastifyRequest): Promise<Principal> {
   const header = request.headers.authorization;
   const match = header ? BEARER.exec(header) : null;
-  if (!match) throw new ApiError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".');
+  if (!match) throw new ApiError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".', undefined, { 'WWW-Authenticate': CHALLENGE });
   const hash = hashKey(match[1]);
   const found = await store.accounts.findKeyByHash(hash);
   // The lookup is by hash; the comparison below keeps the final check constant-time too.
   const stored = Buffer.from(found ? hash : '0'.repeat(64));
   if (!found || !timingSafeEqual(stored, Buffer.from(hash)) || found.revoked_at) {
-    throw new ApiError('unauthorized', 'The API key is unknown or has been revoked.');
+    throw new ApiError('unauthorized', 'The API key is unknown or has been revoked.', undefined, { 'WWW-Authenticate': `${CHALLENGE}, error="invalid_token"` });
   }
   const principal = { key: found, account: found.account };
   request.principal = principal;

@@ -110,7 +110,18 @@ describe('authentication and scopes', () => {
     expect((await get(s, '/companies?limit=1', key)).status).toBe(200);
     const record = await s.store.accounts.findKeyByHash((await import('../../src/server/api-keys.js')).hashKey(key));
     await s.store.accounts.revokeKey(record!.id);
-    expectError(await get(s, '/companies?limit=1', key), 401, 'unauthorized');
+    const revoked = await get(s, '/companies?limit=1', key);
+    expectError(revoked, 401, 'unauthorized');
+    // Every 401 says how to authenticate (RFC 9110 §11.6.1); a refused key is an invalid_token (RFC 6750).
+    expect((await get(s, '/companies', null)).headers.get('www-authenticate')).toBe('Bearer realm="bolag"');
+    expect(revoked.headers.get('www-authenticate')).toBe('Bearer realm="bolag", error="invalid_token"');
+  });
+
+  it("takes the scheme's name in any case (RFC 9110 §11.1)", async () => {
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      const r = await get(s, '/companies?limit=1', null, { authorization: `${scheme} ${s.key}` });
+      expect(r.status, `${scheme}: ${JSON.stringify(r.body)}`).toBe(200);
+    }
   });
 
   it('403 insufficient_scope for a key without companies:read, on every read route', async () => {
