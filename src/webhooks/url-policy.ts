@@ -22,7 +22,16 @@ const REASONS: Record<string, string> = {
   internal_address: 'points to an internal, private or reserved address',
   internal_hostname: 'names an internal host',
   resolves_internal: 'resolves to an internal, private or reserved address',
+  not_plain: 'must be written plainly, as https://host/path, with no spaces or backslashes',
 };
+
+/**
+ * The URL as typed must be the URL as read: `https:1.1.1.1`, a leading space or
+ * `https://1.1.1.1\@127.0.0.1/` parse (WHATWG) to a public host here, but a receiver's log, a
+ * proxy or another parser may read them otherwise, and they are stored as typed. Asked when a
+ * URL is set, not at delivery: a webhook stored before this rule keeps receiving.
+ */
+const PLAIN_URL = /^https?:\/\/[^\s\\]+$/i;
 
 const CREATION_LOOKUP_TIMEOUT_MS = 3000;
 
@@ -56,7 +65,8 @@ function lookupAll(lookup: LookupFunction, host: string): Promise<dns.LookupAddr
  * with any internal answer is refused.
  */
 export async function assertWebhookUrl(url: string, policy: UrlPolicy, param = 'url'): Promise<void> {
-  const checked = staticUrlCheck(url, policy);
+  // Other schemes are refused below for their scheme.
+  const checked: ReturnType<typeof staticUrlCheck> = /^\s*https?:/i.test(url) && !PLAIN_URL.test(url) ? { ok: false, reason: 'not_plain' } : staticUrlCheck(url, policy);
   if (!checked.ok) throw new ApiError('invalid_body', `Invalid ${param}: it ${REASONS[checked.reason] ?? checked.reason}.`, param);
   if (policy.allowInsecure) return;
   const host = checked.url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');

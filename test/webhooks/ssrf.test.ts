@@ -129,6 +129,18 @@ describe('URL rules at creation', () => {
     expect((await call(s.url, s.apiKey, 'GET', `/webhooks/${w.id}`)).body.data.url).toBe('https://hooks.example.com/a');
   });
 
+  // Found by an exploratory run (2026-11-28): these parse to a public host here and were stored
+  // as typed, for another parser (a proxy, a log reader) to read otherwise.
+  it.each([' https://93.184.216.34/', 'https://93.184.216.34/ ', 'https:93.184.216.34', 'https:/93.184.216.34/', 'https://93.184.216.34\\@127.0.0.1/', 'https:\\\\93.184.216.34/', 'https://93.184.216.34/a b'])(
+    'refuses %j, not written plainly, with 400',
+    async (url) => {
+      const r = await call(s.url, s.apiKey, 'POST', '/webhooks', { url, events: ['company.updated'] });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.error).toMatchObject({ code: 'invalid_body', param: 'url' });
+      expect(r.body.error.message).toContain('written plainly');
+    },
+  );
+
   it.each([
     'https://hooks.example.com/bolag?token=abc',
     'https://hooks.example.com:443/bolag',

@@ -29,7 +29,7 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'createWebhook',
         summary: 'Create a webhook; the response holds its signing secret, shown only here and on rotation',
-        description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443 and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that). ${EXPORT_EVENTS_SCOPE}`,
+        description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443, written plainly (https://host/path, no spaces or backslashes), and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that). ${EXPORT_EVENTS_SCOPE}`,
         security,
         requestBody: body(WebhookCreateSchema),
         responses: { '201': jsonResponse('The webhook, with its secret', envelope(webhook)), ...errorResponses },
