@@ -18,7 +18,12 @@ export const ExportRequestSchema = z.strictObject({
     })
     .default('csv'),
   filters: z.strictObject(FILTER_PARAMS).partial().default({}),
-  fields: z.array(z.enum(COMPANY_FIELDS), { error: `must be an array of company fields` }).min(1).optional(),
+  // Each named once, as search's `fields` (a field twice was a CSV column twice).
+  fields: z
+    .array(z.enum(COMPANY_FIELDS), { error: `must be an array of company fields` })
+    .min(1)
+    .transform((fields) => [...new Set(fields)])
+    .optional(),
 });
 export type ExportRequest = z.output<typeof ExportRequestSchema>;
 
