@@ -59,6 +59,30 @@ export function apiErrorFromZod(error: z.ZodError, code: 'invalid_parameter' | '
     return new ApiError(code === 'invalid_body' ? 'invalid_body' : 'unknown_parameter', `Unknown parameter "${param}".`, param);
   }
   const param = prefix + issue.path.map(String).join('.');
-  const message = param ? `Invalid ${param}: ${issue.message}.` : `Invalid request: ${issue.message}.`;
+  const said = plainMessage(issue);
+  const message = param ? `Invalid ${param}: ${said}.` : `Invalid request: ${said}.`;
   return new ApiError(code, message, param || undefined);
+}
+
+/**
+ * Zod's own wording ("Invalid input: expected array, received undefined", "Too small: expected
+ * string to have >=1 characters") said the way the rest of our messages are; a schema's own
+ * message is kept as it is.
+ */
+function plainMessage(issue: z.core.$ZodIssue): string {
+  const a = (n: string) => (/^[aeiou]/.test(n) ? `an ${n}` : `a ${n}`);
+  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input:')) {
+    return / received undefined$/.test(issue.message) ? 'it is required' : `must be ${a(issue.expected)}`;
+  }
+  if (issue.code === 'too_small' && issue.message.startsWith('Too small:')) {
+    const n = Number(issue.minimum);
+    if (issue.origin === 'string') return n <= 1 ? 'must not be empty' : `must be at least ${n} characters`;
+    if (issue.origin === 'array') return n <= 1 ? 'must not be empty' : `must have at least ${n} items`;
+  }
+  if (issue.code === 'too_big' && issue.message.startsWith('Too big:')) {
+    const n = Number(issue.maximum);
+    if (issue.origin === 'string') return `must be at most ${n} characters`;
+    if (issue.origin === 'array') return `must have at most ${n} items`;
+  }
+  return issue.message;
 }

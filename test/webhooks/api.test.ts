@@ -51,6 +51,22 @@ describe('webhook endpoints', () => {
     expect((await call(s.url, keyA, 'GET', `/webhooks/${w.id}`)).status).toBe(404);
   });
 
+  it("says what is wrong in plain words, not the validator's (found by an exploratory run, 2026-11-28)", async () => {
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/webhooks', { url: body.url }, 'Invalid events: it is required.'],
+      ['POST', '/webhooks', { url: body.url, events: 'company.updated' }, 'Invalid events: must be an array.'],
+      ['POST', '/webhooks', { url: 42, events: ['company.updated'] }, 'Invalid url: must be a string.'],
+      ['POST', '/webhooks', { url: body.url, events: [] }, 'Invalid events: must not be empty.'],
+    ];
+    for (const [method, path, b, message] of cases) {
+      const r = await call(s.url, keyA, method, path, b);
+      expect([r.status, r.body.error.message], JSON.stringify(b)).toEqual([400, message]);
+    }
+    const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
+    const empty = await call(s.url, keyA, 'GET', `/webhooks/${w.id}/deliveries?cursor=`);
+    expect([empty.status, empty.body.error.message]).toEqual([400, 'Invalid cursor: must not be empty.']);
+  });
+
   it('rotates the secret: a new one, shown once, with the overlap end', async () => {
     const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
     const rotated = await call(s.url, keyA, 'POST', `/webhooks/${w.id}/rotate-secret`);
