@@ -54,8 +54,8 @@ export class ApiError extends Error {
 export function apiErrorFromZod(error: z.ZodError, code: 'invalid_parameter' | 'invalid_body' = 'invalid_parameter', prefix = ''): ApiError {
   const issue = error.issues[0];
   if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0];
-    const param = prefix + key;
+    // Where the key is: `filters.revenue_min` for a webhook's filters, not `revenue_min`.
+    const param = prefix + [...issue.path.map(String), issue.keys[0]].join('.');
     return new ApiError(code === 'invalid_body' ? 'invalid_body' : 'unknown_parameter', `Unknown parameter "${param}".`, param);
   }
   const param = prefix + issue.path.map(String).join('.');

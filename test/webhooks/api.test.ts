@@ -120,6 +120,10 @@ describe('webhook endpoints', () => {
       expect(r.status, JSON.stringify(b)).toBe(400);
       expect(r.body.error.code).toBe('invalid_body');
     }
+    // An unknown key names where it is, as an export's filters do.
+    const unknown = await call(s.url, keyA, 'POST', '/webhooks', { ...body, filters: { revenue_min: ['1'] } });
+    expect([unknown.body.error.param, unknown.body.error.message]).toEqual(['filters.revenue_min', 'Unknown parameter "filters.revenue_min".']);
+    expect((await call(s.url, keyA, 'POST', '/webhooks', { ...body, extra: true })).body.error.param).toBe('extra');
     const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
     expect((await call(s.url, keyA, 'PATCH', `/webhooks/${w.id}`, { secret: 'whsec_mine' })).status).toBe(400);
     expect((await call(s.url, keyA, 'PATCH', `/webhooks/${w.id}`, { status: 'disabled' })).status).toBe(400);
