@@ -14,6 +14,10 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.ou
 }
 
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  // No body, or an empty one: not JSON, and not {} (contract §2.1).
+  if (body === undefined) {
+    throw new ApiError('unsupported_media_type', 'The request has no body; send a JSON object with Content-Type: application/json.');
+  }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError('invalid_body', 'The body must be a JSON object.');
   }

@@ -18,8 +18,6 @@ function toApiError(error: FastifyError): ApiError {
       return new ApiError('payload_too_large', 'The request body is over 1 MB.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError('invalid_body', 'The body is empty; send a JSON object.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError('invalid_body', 'The Content-Length does not match the body.');
   }

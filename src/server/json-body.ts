@@ -1,7 +1,9 @@
-// The one parser of request bodies: JSON only (anything else is 415), an empty body is not {},
-// and no string may hold half of a surrogate pair. JSON's `\ud800` escape is the only way one
-// arrives (bytes that are not UTF-8 were already U+FFFD); stored, PostgreSQL's text turned it
-// into U+FFFD, so what a later read returned differed from what the create answered.
+// The one parser of request bodies: JSON only (anything else is 415), and an empty body is no
+// body: a route that takes one answers 415 (contract §2.1, "an empty body is not {}"), one that
+// takes none accepts it (clients send Content-Type: application/json by habit). No string may
+// hold half of a surrogate pair: JSON's `\ud800` escape is the only way one arrives (bytes that
+// are not UTF-8 were already U+FFFD), and PostgreSQL's text stored U+FFFD in its place, so what
+// a later read returned differed from what the create answered.
 import { ApiError } from '../core/errors.js';
 
 /** A `\u` escape of a surrogate: bodies without one (nearly all) are not walked. */
@@ -10,7 +12,7 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 const HALF_SURROGATE = /\p{Cs}/u;
 
 export function parseJsonBody(body: string): unknown {
-  if (body === '') throw Object.assign(new Error('empty body'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 });
+  if (body === '') return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

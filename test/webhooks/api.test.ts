@@ -67,6 +67,27 @@ describe('webhook endpoints', () => {
     expect([empty.status, empty.body.error.message]).toEqual([400, 'Invalid cursor: must not be empty.']);
   });
 
+  it('an empty body is not {}: 415 where a body is needed, accepted where none is (contract §2.1)', async () => {
+    const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
+    const send = async (method: string, path: string, headers: Record<string, string>) => {
+      // Without a body, fetch sends no Content-Type (with '' it would say text/plain).
+      const res = await fetch(`${s.url}${path}`, { method, headers: { authorization: `Bearer ${keyA}`, ...headers }, body: headers['content-type'] ? '' : undefined });
+      return { status: res.status, body: await res.json() };
+    };
+    for (const headers of [{ 'content-type': 'application/json' }, {} as Record<string, string>]) {
+      for (const [method, path] of [['POST', '/webhooks'], ['PATCH', `/webhooks/${w.id}`], ['POST', '/exports']]) {
+        const r = await send(method, path, headers);
+        expect([r.status, r.body.error.code], `${method} ${path} ${JSON.stringify(headers)}`).toEqual([415, 'unsupported_media_type']);
+        expect(r.body.error.message).toContain('no body');
+      }
+      // No body to take: Content-Type: application/json with nothing after it is fine.
+      expect((await send('POST', `/webhooks/${w.id}/test`, headers)).status, JSON.stringify(headers)).toBe(202);
+      expect((await send('POST', `/webhooks/${w.id}/rotate-secret`, headers)).status, JSON.stringify(headers)).toBe(200);
+    }
+    const braces = await call(s.url, keyA, 'POST', '/webhooks', {});
+    expect([braces.status, braces.body.error.code]).toEqual([400, 'invalid_body']);
+  });
+
   it('rotates the secret: a new one, shown once, with the overlap end', async () => {
     const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
     const rotated = await call(s.url, keyA, 'POST', `/webhooks/${w.id}/rotate-secret`);

@@ -22,7 +22,9 @@ const errorResponse = (description: string, headers: Record<string, unknown> = {
 
 export const errorResponses = {
   '400': errorResponse('Invalid or unknown parameter, or invalid body (error.param names it)'),
-  '401': errorResponse('Missing, malformed, unknown or revoked API key'),
+  '401': errorResponse('Missing, malformed, unknown or revoked API key', {
+    'WWW-Authenticate': { description: 'Bearer realm="bolag" (with error="invalid_token" for a key that is refused).', schema: { type: 'string' } },
+  }),
   '403': errorResponse('The key lacks the scope, or the plan lacks the feature'),
   '404': errorResponse('Not found'),
   '429': errorResponse('Rate limited', { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } }, ...rateLimitHeaders }),
