@@ -34,6 +34,12 @@ export function apiErrorForClientError(error: ClientError): ApiError | undefined
       return new ApiError('invalid_request', 'The body length is ambiguous: send either Content-Length or Transfer-Encoding: chunked, not both.');
     case 'HPE_INVALID_CONTENT_LENGTH':
       return new ApiError('invalid_request', 'The Content-Length header is not a valid length.');
+    case 'HPE_INVALID_URL':
+      // Mostly `curl '…?q=göteborg'`: letters outside ASCII must be percent-encoded (RFC 3986).
+      return new ApiError(
+        'invalid_request',
+        'The URL has a character that must be percent-encoded (a space, or a letter such as å, ä or ö: ö is %C3%B6); with curl, use -G --data-urlencode \'q=göteborg\'.',
+      );
     case 'HPE_INVALID_METHOD':
       return new ApiError('invalid_request', 'The request is not valid HTTP; if it followed a request with a body, that body was longer than its Content-Length.');
     default:

@@ -128,6 +128,11 @@ describe('answers before a route runs, in the contract shape', () => {
     expectContractError(del, 405, 'method_not_allowed');
   });
 
+  it('a letter outside ASCII in the URL, unencoded (curl "…?q=göteborg"): 400 invalid_request saying how to encode it', async () => {
+    const [r] = await exchange(get('/api/public/v1/companies?q=göteborg'));
+    expect(expectContractError(r, 400, 'invalid_request').message).toContain('%C3%B6');
+  });
+
   it('an HTTP/1.1 request without Host: 400 invalid_request in the contract shape (Node answered a bare 400)', async () => {
     const [r] = await exchange(`GET /api/public/v1/companies HTTP/1.1\r\n${auth}Connection: close\r\n\r\n`);
     expect(expectContractError(r, 400, 'invalid_request').message).toContain('Host');
