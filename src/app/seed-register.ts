@@ -13,6 +13,23 @@ export const DEFAULT_SEED = 'bolag';
  */
 export const SEEDING_SETTING = 'register.seeding';
 
+/**
+ * Set by `bolag db import` before it writes anything, and never unset by a failed import: a
+ * register an import created is the operator's, and a first start must not fill it with
+ * generated companies because the import failed or was killed before its first row committed.
+ * A seed (`db seed --replace`) makes it a generated register again.
+ */
+export const IMPORTED_SETTING = 'register.imported';
+
+export async function markImported(store: Store, source: string): Promise<void> {
+  await store.setSetting(IMPORTED_SETTING, JSON.stringify({ source, at: new Date().toISOString() }));
+}
+
+/** Whether an import has ever been run on this register (so an empty one stays empty). */
+export async function wasImported(store: Store): Promise<boolean> {
+  return (await store.getSetting(IMPORTED_SETTING)) !== null;
+}
+
 export async function seedRegister(
   store: Store,
   opts: { count?: number; seed?: string; onProgress?: (done: number, total: number, phase: 'rows' | 'indexes') => void } = {},
@@ -24,6 +41,7 @@ export async function seedRegister(
     ? await store.companies.seedGenerated(seed, count, opts.onProgress)
     : await store.companies.bulkLoad(generateBatches(seed, count), count, opts.onProgress);
   await store.setSetting(SEEDING_SETTING, null);
+  await store.setSetting(IMPORTED_SETTING, null);
   return loaded;
 }
 

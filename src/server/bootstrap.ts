@@ -1,7 +1,7 @@
 // First start on an empty database: create the register and a local account with a key
 // that can do everything, so a newcomer has something to search at once.
 import { SCOPES } from '../core/values.js';
-import { seedingCutShort, seedRegister } from '../app/seed-register.js';
+import { seedingCutShort, seedRegister, wasImported } from '../app/seed-register.js';
 import type { Store } from '../store/store.js';
 import { issueKey } from './api-keys.js';
 
@@ -33,8 +33,9 @@ async function firstStart(
   // lastRow, not stats(): stats counts by scanning the whole register, which on a large one
   // costs seconds at every start and leaves the scanned pages resident.
   // Under the lock, so a register still being created by a live process is not taken for one
-  // cut short: only one whose creator stopped before the end.
-  if ((await store.companies.lastRow()) === 0 || (await seedingCutShort(store))) {
+  // cut short: only one whose creator stopped before the end. An empty register an import
+  // created (the import failed, or was stopped before its first commit) stays empty.
+  if (((await store.companies.lastRow()) === 0 && !(await wasImported(store))) || (await seedingCutShort(store))) {
     result.seeded = await seedRegister(store, { count: opts.seedCount, onProgress: opts.onProgress });
   }
   if ((await store.accounts.countAccounts()) === 0) {

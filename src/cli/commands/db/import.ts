@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { importFile } from '../../../import/import-file.js';
 import { ImportError } from '../../../import/import-error.js';
 import { importOpenData } from '../../../import/import-open-data.js';
+import { markImported } from '../../../app/seed-register.js';
 import type { ImportResult, ImportWait } from '../../../store/import-types.js';
 import { UsageError } from '../../errors/index.js';
 import { ImportErrorLog } from './import-errors.js';
@@ -18,6 +19,8 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   const { store } = await openDbStore(opts);
   const source = opts.source ?? 'ours';
   const { io } = opts.factory;
+  // Before any row, in its own commit: whatever becomes of this import, no first start seeds this register.
+  await markImported(store, source);
   try {
     if (source === 'ours') {
       const progress = importProgress(io, 'Importing');
