@@ -35,3 +35,12 @@ export function isValidOrgNr(value: string): boolean {
 export function withCheckDigit(nineDigits: string): string {
   return formatOrgNr(nineDigits + String(luhnCheckDigit(nineDigits)));
 }
+
+/**
+ * A personal identity (or co-ordination) number, as a sole trader is registered under: its
+ * third and fourth digits are a month, 01–12, where an organisation number's third digit is at
+ * least 2 (Skatteverket). Ten digits, as a number too (leading zeros lost).
+ */
+export function isPersonalNumber(tenDigits: string | number): boolean {
+  return Math.floor(Number(tenDigits) / 1e7) % 10 < 2;
+}

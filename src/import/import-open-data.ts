@@ -1,6 +1,7 @@
 // `bolag db import --source bolagsverket|scb FILE`: the zip or its text file, streamed and
 // merged into the register batch by batch (each batch its own transaction, so a running server
 // keeps delivering), organisations the file no longer lists marked, none deleted.
+import { isPersonalNumber } from '../core/orgnr.js';
 import { FIRST_LOAD_WRITES, planSourceRow, planVanished } from './open-data/plan-source-row.js';
 import { readLinesAhead } from './open-data/read-ahead.js';
 import { type OpenDataSource, type ReadStats, readSourceRecords } from './open-data/read-source.js';
@@ -53,7 +54,9 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
       fingerprints: opts.source === 'bolagsverket' ? 'bolagsverket_hash' : 'scb_hash',
       vanished: {
         sourceBit: SOURCE_BITS[opts.source],
-        plan: planVanished(opts.source),
+        // Left out unread, a sole trader an earlier import took (--include-persons) is still listed.
+        plan: planVanished(opts.source, { spareSoleTraders: !includePersons }),
+        spare: includePersons ? undefined : isPersonalNumber,
         // A file that was largely unreadable (or the wrong file) must not mark the register as gone.
         enabled: () => stats.records > 0 && stats.errors <= Math.max(100, stats.lines * 0.01),
         limit: opts.markAllVanished ? undefined : vanishedLimit,

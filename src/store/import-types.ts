@@ -288,6 +288,11 @@ export interface ImportOptions {
      * mark the register as gone). Asked where the store knows the listed rows (with fingerprints).
      */
     limit?: (listed: number) => number;
+    /**
+     * Listed companies the step never marks, whether or not the file holds them (its org nr as a
+     * number): the sole traders an import without --include-persons leaves out unread.
+     */
+    spare?: (orgNr: number) => boolean;
   };
   /**
    * The first import of a source (no company lists this SOURCE_BITS bit yet) records no events:

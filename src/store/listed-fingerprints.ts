@@ -119,19 +119,23 @@ export class ListedFingerprints {
    * The vanished step's rows: those listed that `seen` does not hold, in pages. None when more
    * are gone than `limit` allows (ImportOptions.vanished.limit); `withheld` then says how many.
    */
-  vanished(seen: Seen, limit: ((listed: number) => number) | undefined): { pages: Iterable<number[]>; withheld: number } {
+  vanished(
+    seen: Seen,
+    limit: ((listed: number) => number) | undefined,
+    spare: ((orgNr: number) => boolean) | undefined = undefined,
+  ): { pages: Iterable<number[]>; withheld: number } {
     let gone = 0;
-    for (let i = 0; i < this.size; i++) if (!seen.has(this.rowids[i])) gone++;
+    for (let i = 0; i < this.size; i++) if (!seen.has(this.rowids[i]) && !spare?.(this.keys[i])) gone++;
     if (limit !== undefined && gone > limit(this.size)) return { pages: [], withheld: gone };
-    return { pages: this.unseenPages(seen), withheld: 0 };
+    return { pages: this.unseenPages(seen, spare), withheld: 0 };
   }
 
-  /** The listed rows `seen` does not hold, in org nr order, a page at a time. */
-  *unseenPages(seen: Seen, pageSize = 10_000): Generator<number[]> {
+  /** The listed rows `seen` does not hold (nor `spare` keeps), in org nr order, a page at a time. */
+  *unseenPages(seen: Seen, spare?: (orgNr: number) => boolean, pageSize = 10_000): Generator<number[]> {
     let page: number[] = [];
     for (let i = 0; i < this.size; i++) {
       const rowid = this.rowids[i];
-      if (seen.has(rowid)) continue;
+      if (seen.has(rowid) || spare?.(this.keys[i])) continue;
       page.push(rowid);
       if (page.length === pageSize) {
         yield page;

@@ -277,5 +277,16 @@ describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 
     } finally {
       await s.close();
     }
+    // The same file without --include-persons: the sole trader is left out, not gone (found by an
+    // exploratory run, 2026-11-28: it was marked deregistered, with a company.status_changed).
+    const without = await bolag([...persons.flags, 'db', 'import', '--source', 'bolagsverket', fixture('bolagsverket-week1.txt')]);
+    expect(without.exitCode, String(without.stderr)).toBe(0);
+    expect(JSON.parse(String(without.stdout))).toMatchObject({ created: 0, updated: 0, persons_left_out: 1, vanished: 0, events: {} });
+    const after = await openStore(persons.db.location);
+    try {
+      expect(await after.companies.get('640625-3432')).toMatchObject({ status: 'aktiv', name: 'Anna Anderssons Måleri' });
+    } finally {
+      await after.close();
+    }
   });
 });

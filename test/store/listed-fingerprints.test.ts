@@ -1,5 +1,6 @@
 // The fingerprints a weekly import reads at its start: found by org nr, kept as the import writes
 // them, and the rows it never saw handed back in org nr order for the vanished step.
+import { isPersonalNumber } from '../../src/core/orgnr.js';
 import { describe, expect, it } from 'vitest';
 import { ListedFingerprints } from '../../src/store/listed-fingerprints.js';
 import { RowidSet } from '../../src/store/sqlite/rowid-set.js';
@@ -62,11 +63,23 @@ describe('ListedFingerprints', () => {
     const seen = new RowidSet();
     seen.add(3);
     seen.add(2);
-    expect([...listed.unseenPages(seen, 2)]).toEqual([[9, 5], [1]]);
+    expect([...listed.unseenPages(seen, undefined, 2)]).toEqual([[9, 5], [1]]);
     seen.add(9);
     seen.add(5);
     seen.add(1);
-    expect([...listed.unseenPages(seen, 2)]).toEqual([]);
+    expect([...listed.unseenPages(seen, undefined, 2)]).toEqual([]);
+  });
+
+  it('spares the keys it is told to, in the count against the limit too', () => {
+    // Two sole traders (personal numbers: a month in digits 3-4), one born in the 2000s (a leading zero).
+    const listed = listedOf([['0501011234', 7, 1], ['5560000001', 9, 1], ['5560000002', 3, 1], ['6406253432', 4, 1]]);
+    const seen = new RowidSet();
+    seen.add(3);
+    const spare = (n: number) => isPersonalNumber(n);
+    expect(listed.vanished(seen, undefined, spare)).toMatchObject({ withheld: 0 });
+    expect([...listed.vanished(seen, undefined, spare).pages]).toEqual([[9]]);
+    expect(listed.vanished(seen, () => 0, spare)).toEqual({ pages: [], withheld: 1 });
+    expect([...listed.vanished(seen, undefined).pages]).toEqual([[7, 9, 4]]);
   });
 
   it('refuses rows out of order or beyond the count, rather than answering wrongly', () => {

@@ -2,6 +2,7 @@
 // stored company (or a new one), compared field by field, and the events the differences imply,
 // the same events as an import of our own format (plan-record.ts diffEvents).
 import type { Company } from '../../core/company.js';
+import { isPersonalNumber } from '../../core/orgnr.js';
 import { categoryForSni2025 } from '../../reference/sni2025.js';
 import { type ImportOptions, type ImportPlanner, type PlannedWrite, SOURCE_BITS, type StoredCompany } from '../../store/import-types.js';
 import { diffEvents } from '../plan-record.js';
@@ -20,8 +21,10 @@ export const planSourceRow: ImportPlanner = (record, existing, id, now, quiet = 
 };
 
 /** A company the source listed before and no longer does: its standing becomes `saknas`. */
-export function planVanished(source: SourceRow['source']) {
+export function planVanished(source: SourceRow['source'], opts: { spareSoleTraders?: boolean } = {}) {
   return (existing: StoredCompany, now: string): PlannedWrite | null => {
+    // Where the store does not know the listed rows' org nrs before (ImportOptions.vanished.spare).
+    if (opts.spareSoleTraders && isPersonalNumber(existing.org_nr.replace('-', ''))) return null;
     const internal = { ...existing.internal! };
     if (source === 'bolagsverket') {
       if (internal.bolagsverket_standing === 'saknas') return null;

@@ -326,7 +326,7 @@ export async function importCompanies(
     if (opts.vanished && !quiet && (opts.vanished.enabled?.() ?? true)) {
       result.vanished = 0;
       if (listed) {
-        const gone = listed.vanished(seen, opts.vanished.limit);
+        const gone = listed.vanished(seen, opts.vanished.limit, opts.vanished.spare);
         if (gone.withheld > 0) result.vanishedWithheld = gone.withheld;
         for (const ids of gone.pages) await inTx((client) => markVanished(client, ids));
         return;

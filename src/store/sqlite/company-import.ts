@@ -342,7 +342,7 @@ export async function importCompanies(
       const { sourceBit, plan: planVanished } = opts.vanished;
       result.vanished = 0;
       const byRowid = db.prepare(`${SELECT} WHERE c.rowid = ?`).raw(true);
-      const gone = listed ? listed.vanished(seen, opts.vanished.limit) : { pages: listedRowPages(db, sourceBit), withheld: 0 };
+      const gone = listed ? listed.vanished(seen, opts.vanished.limit, opts.vanished.spare) : { pages: listedRowPages(db, sourceBit), withheld: 0 };
       if (gone.withheld > 0) result.vanishedWithheld = gone.withheld;
       for (const ids of gone.pages) {
         const markGone = () => {
