@@ -266,6 +266,27 @@ describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 
     expect(String(marked.stderr)).not.toContain('--mark-all-vanished');
   });
 
+  it("reads SCB's windows-1252 in full: € – ’ ” are letters there, not control characters", async () => {
+    // Found by an exploratory run (2026-11-28): Node's TextDecoder('windows-1252') gave 0x80–0x9F
+    // as C1 controls, which the cleaning then dropped (`Euro € – ”citat” AB` → `Euro   citat AB`).
+    const cp = newDatabase('cp1252.db');
+    const bytes = readFileSync(fixture('scb-week1.txt'));
+    const from = Buffer.from('Idrottsf\xf6reningen \xc5ker\xf6', 'latin1');
+    const to = Buffer.from('Euro \x80 \x96 \x92citat\x94 \x85 AB', 'latin1');
+    const at = bytes.indexOf(from);
+    expect(at).toBeGreaterThan(0);
+    const file = join(dir, 'scb-cp1252.txt');
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, at), to, bytes.subarray(at + from.length)]));
+    const r = await bolag([...cp.flags, 'db', 'import', '--source', 'scb', file]);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const s = await openStore(cp.db.location);
+    try {
+      expect((await s.companies.get('802400-0021'))?.name).toBe('Euro € – ’citat” … AB');
+    } finally {
+      await s.close();
+    }
+  });
+
   it('--include-persons imports sole traders as enskild_näringsidkare', async () => {
     const persons = newDatabase('persons.db');
     const r = await bolag([...persons.flags, 'db', 'import', '--source', 'bolagsverket', '--include-persons', fixture('bolagsverket-week1.txt')]);

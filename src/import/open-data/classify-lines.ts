@@ -7,6 +7,7 @@
 import { ImportError } from '../import-error.js';
 import { lineFingerprint } from './fingerprint.js';
 import { type OpenDataSource, parserFor, type SourceParser } from './source-parser.js';
+import { encodingOf, lineDecoderFor } from './line-decoder.js';
 
 export interface ClassifyOptions {
   source: OpenDataSource;
@@ -56,16 +57,12 @@ export interface LineBatch {
 const LF = 10;
 const CR = 13;
 
-export function encodingOf(source: OpenDataSource): 'utf-8' | 'windows-1252' {
-  return source === 'scb' ? 'windows-1252' : 'utf-8';
-}
 
 export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: ClassifyOptions, bufferFor: BufferFor = (bytes) => new ArrayBuffer(bytes)): AsyncGenerator<LineBatch> {
   const utf8 = encodingOf(opts.source) === 'utf-8';
-  // The WHATWG decoder reads windows-1252 (a superset of Latin-1 for printable text). A line at a
-  // time: LF is never part of a multi-byte UTF-8 character, so a line decodes alone as it would
-  // in the stream. The file's BOM is left out by hand (below), a BOM further on kept as text.
-  const decoder = new TextDecoder(encodingOf(opts.source), { ignoreBOM: true });
+  // A line at a time: LF is never part of a multi-byte UTF-8 character, so a line decodes alone as
+  // it would in the stream. The file's BOM is left out by hand (below), a BOM further on kept as text.
+  const decoder = lineDecoderFor(opts.source);
   const size = opts.batchSize;
   // The bytes read and not yet handed over: the batch's lines, then what follows them.
   let buf = new Uint8Array(1 << 20);

@@ -6,7 +6,8 @@
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import type { ImportRecord, KeyedLines } from '../../store/import-types.js';
 import { ImportError } from '../import-error.js';
-import { encodingOf, type LineBatch, markRepeated } from './classify-lines.js';
+import { type LineBatch, markRepeated } from './classify-lines.js';
+import { type LineDecoder, lineDecoderFor } from './line-decoder.js';
 import { type OpenDataSource, type Parser, parserFor, type SourceParser } from './source-parser.js';
 import { RowError, type SourceRow } from './source-row.js';
 
@@ -52,7 +53,7 @@ export async function* readSourceRecords(
   /** Takes back a batch's memory once the import is done with it (LinesAhead.giveBack). */
   giveBack: (b: LineBatch) => void = () => {},
 ): AsyncGenerator<KeyedLines> {
-  const decoder = new TextDecoder(encodingOf(source), { ignoreBOM: true });
+  const decoder = lineDecoderFor(source);
   let parser: SourceParser | null = null;
   for await (const b of batches) {
     if (b.first) parser = parserFor(source, b.first.line, b.first.text);
@@ -81,7 +82,7 @@ class SourceLines implements KeyedLines {
   constructor(
     b: LineBatch,
     private readonly parser: SourceParser,
-    private readonly decoder: { decode(bytes: Uint8Array): string },
+    private readonly decoder: LineDecoder,
     private readonly stats: ReadStats,
     private readonly opts: ReadOptions,
     private readonly giveBack: (b: LineBatch) => void,
