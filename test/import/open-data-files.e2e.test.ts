@@ -6,7 +6,7 @@
 // empty file imported nothing and succeeded, SCB's file given as Bolagsverket's counted every
 // line as unreadable, and a file without line breaks was scanned in quadratic time until the
 // reading thread ran out of memory and took the process down.
-import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -85,6 +85,20 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
       const r = await importInto(source, empty);
       expect(r.exitCode).toBe(2);
       expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/line 1: the file is empty/)]);
+    }
+  });
+
+  it('refuses an --errors file it cannot write before it imports anything (was a stack trace at the first bad line)', async () => {
+    const file = join(FIXTURES, 'bolagsverket-week1.txt');
+    for (const [errors, why] of [
+      [join(dir, 'no-such-folder', 'errors.tsv'), 'its folder does not exist'],
+      [dir, 'it is a folder'],
+    ]) {
+      const db = join(dir, `errors-${++dbs}.db`);
+      const r = await bolag(['--db', db, 'db', 'import', '--source', 'bolagsverket', '--errors', errors, file]);
+      expect(r.exitCode).toBe(2);
+      expect(String(r.stderr).trim()).toBe(`error: Cannot write --errors ${errors}: ${why}.`);
+      expect(existsSync(db), 'no register created').toBe(false);
     }
   });
 

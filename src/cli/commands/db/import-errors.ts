@@ -2,7 +2,8 @@
 // line number, reason and the line itself), the first few in the summary on stderr. Lines are
 // parsed when the register needs them (unchanged ones not at all), so within a batch of 5,000
 // they may come out of order: the file has them as found, the summary the lowest line numbers.
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { UsageError } from '../../errors/index.js';
 
 const SHOWN = 10;
 
@@ -11,8 +12,26 @@ export class ImportErrorLog {
   private readonly first: { line: number; text: string }[] = [];
   count = 0;
 
-  constructor(path: string | undefined) {
-    this.file = path ? createWriteStream(path) : null;
+  /** Why the file stopped taking lines (a disk that filled up), said in the summary. */
+  private failed: string | null = null;
+
+  /** Opened before the import reads a line: a path that cannot be written is a usage error, not a crash at the first bad line. */
+  constructor(
+    private readonly path: string | undefined,
+    private readonly strict = false,
+  ) {
+    let fd: number | undefined;
+    if (path) {
+      try {
+        fd = openSync(path, 'w');
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+        throw new UsageError(`Cannot write --errors ${path}: ${why}.`, { flag: '--errors' });
+      }
+    }
+    this.file = fd === undefined ? null : createWriteStream('', { fd });
+    this.file?.on('error', (e) => (this.failed ??= e.message));
     this.file?.write('line\treason\ttext\n');
   }
 
@@ -29,7 +48,9 @@ export class ImportErrorLog {
   summary(): string[] {
     if (this.count === 0) return [];
     const more = this.count > this.first.length ? [`  … and ${this.count - this.first.length} more${this.file ? '' : ' (--errors FILE lists them all)'}`] : [];
-    return [`${this.count} line(s) could not be read and were left out:`, ...this.first.map((f) => f.text), ...more];
+    const fate = this.strict ? 'the import was stopped at the first (--strict)' : 'they were left out';
+    const lost = this.failed ? [`  (--errors ${this.path} could not be written to the end: ${this.failed})`] : [];
+    return [`${this.count} line(s) could not be read; ${fate}:`, ...this.first.map((f) => f.text), ...more, ...lost];
   }
 
   close(): Promise<void> {

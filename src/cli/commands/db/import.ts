@@ -16,13 +16,15 @@ export const WRITE_LOCK_WAIT = 'Another process is writing this register in one 
 
 export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   if (!existsSync(opts.file)) throw new UsageError(`No such file: ${opts.file}`, { flag: '<file>' });
-  const { store } = await openDbStore(opts);
   const source = opts.source ?? 'ours';
+  // Opened first: a path that cannot be written stops the command before the register is touched.
+  const openData = source === 'ours' ? null : { source, errors: new ImportErrorLog(opts.errorsFile, opts.strict) };
+  const { store } = await openDbStore(opts);
   const { io } = opts.factory;
   // Before any row, in its own commit: whatever becomes of this import, no first start seeds this register.
   await markImported(store, source);
   try {
-    if (source === 'ours') {
+    if (openData === null) {
       const progress = importProgress(io, 'Importing');
       try {
         const r = await importFile(store, opts.file, { onProgress: (lines) => progress.update({ lines }), onWait: (why) => waiting(opts, progress, why) });
@@ -33,11 +35,11 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
       }
       return;
     }
-    const errors = new ImportErrorLog(opts.errorsFile);
+    const { errors } = openData;
     const progress = importProgress(io, `Importing ${source}`);
     try {
       const { result, stats } = await importOpenData(store, opts.file, {
-        source,
+        source: openData.source,
         includePersons: opts.includePersons,
         strict: opts.strict,
         markAllVanished: opts.markAllVanished,
