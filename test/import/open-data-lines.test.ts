@@ -61,6 +61,22 @@ describe('Bolagsverket lines', () => {
     }
   });
 
+  // Found by an exploratory run (2026-11-28): a file cut inside its last line's address gave a
+  // company with no address, and on a weekly import blanked the stored one.
+  it('refuses a line cut inside its last field (no closing quote)', () => {
+    const whole = row();
+    expect(parseBolagsverketRow(3, `${whole}\t `).address).toMatchObject({ city: 'STOCKHOLM' });
+    for (const cut of [whole.slice(0, -1), whole.slice(0, -8), whole.slice(0, whole.lastIndexOf('$SE-LAND') + 4)]) {
+      expect(() => parseBolagsverketRow(3, cut), cut).toThrow(/cut short/);
+    }
+  });
+
+  it('leaves a registration date that is no day of the calendar empty', () => {
+    expect(parseBolagsverketRow(2, row({ 8: '2020-13-45' })).registrationDate).toBeNull();
+    expect(parseBolagsverketRow(2, row({ 8: '2023-02-29' })).registrationDate).toBeNull();
+    expect(parseBolagsverketRow(2, row({ 8: '2024-02-29' })).registrationDate).toBe('2024-02-29');
+  });
+
   it('reads both shapes of the proceedings field and skips concluded ones', () => {
     expect(ongoingProceeding('|LI-AVOMFO$2019-08-27|KKAVOV-AVSLAVOMFO$2025-03-11')).toBe('likvidation');
     expect(ongoingProceeding('LI-AVOMFO$Likvidation$2019-08-27|KK-AVOMFO$Konkurs$2020-01-01')).toBe('konkurs');
@@ -119,6 +135,11 @@ describe('SCB lines', () => {
     expect(parseScbRow(2, line({ ...base, Reklamsparrtyp: '2' }), cols).advertisingBlocked).toBe(true);
     expect(parseScbRow(2, line({ ...base, PeOrgNr: '196406253432', JurForm: '10' }), cols)).toMatchObject({ isPerson: true, legalForm: 'enskild_näringsidkare' });
     expect(() => parseScbRow(2, line({ ...base, FtgStat: '7' }), cols)).toThrow(RowError);
+  });
+
+  it('leaves a RegDatKtid that is no day of the calendar empty', () => {
+    expect(parseScbRow(2, line({ ...base, RegDatKtid: '20201345' }), cols).registrationDate).toBeNull();
+    expect(parseScbRow(2, line({ ...base, RegDatKtid: '20240229' }), cols).registrationDate).toBe('2024-02-29');
   });
 });
 

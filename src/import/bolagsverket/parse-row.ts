@@ -1,6 +1,7 @@
 // One line of `bolagsverket_bulkfil.txt`: `;`-separated, every field in `"`. Free text holds
 // stray unescaped quotes, so a line is split on `";"` rather than by a CSV parser.
 import { isValidOrgNr } from '../../core/orgnr.js';
+import { isCalendarDate } from '../../core/param-types.js';
 import { textCleanerFor } from '../open-data/clean-text.js';
 import { parseDollarAddress } from '../open-data/parse-address.js';
 import { type BolagsverketRow, RowError } from '../open-data/source-row.js';
@@ -32,6 +33,9 @@ export function splitBolagsverketLine(text: string): string[] {
 export function parseBolagsverketRow(line: number, text: string): BolagsverketRow {
   const f = splitBolagsverketLine(text);
   if (f.length !== BOLAGSVERKET_COLUMNS) throw new RowError(line, `has ${f.length} fields, expected ${BOLAGSVERKET_COLUMNS}`);
+  // Every field is quoted: a line that does not end with a quote was cut inside its last field (a
+  // file cut short), and its address would be read as empty, blanking the stored one.
+  if (!endsWithQuote(text)) throw new RowError(line, 'ends inside its last field (no closing quote): the line is cut short');
   const cleanText = textCleanerFor(text);
   const identity = cleanText(f[0]);
   const [number = '', type = ''] = identity.split('$');
@@ -50,11 +54,17 @@ export function parseBolagsverketRow(line: number, text: string): BolagsverketRo
     isPerson,
     name,
     legalForm: mapBolagsverketLegalForm(cleanText(f[4]), orgNr, isPerson),
-    registrationDate: DATE.test(registered) ? registered : null,
+    registrationDate: DATE.test(registered) && isCalendarDate(registered) ? registered : null,
     standing,
     description: cleanText(f[9]),
     address: parseDollarAddress(cleanText(f[10])),
   };
+}
+
+function endsWithQuote(text: string): boolean {
+  let end = text.length;
+  while (end > 0 && (text.charCodeAt(end - 1) === 0x20 || text.charCodeAt(end - 1) === 0x09)) end--;
+  return text.charCodeAt(end - 1) === 0x22;
 }
 
 /** Org nrs have 10 digits; personal identity numbers 12 (century first), of which we keep 10. */

@@ -1,5 +1,6 @@
 // One line of SCB's `scb_bulkfil_JE_*.txt`: tab-separated, no quoting at all (a `"` is just a
 // character), a trailing tab after the last column. Columns are found by the header's names.
+import { isCalendarDate } from '../../core/param-types.js';
 import { isValidOrgNr } from '../../core/orgnr.js';
 import { textCleanerFor } from '../open-data/clean-text.js';
 import { postalAddress } from '../open-data/parse-address.js';
@@ -51,10 +52,17 @@ export function parseScbRow(line: number, text: string, cols: ScbColumns): ScbRo
     isPerson,
     name: get('Foretagsnamn') || get('Namn'),
     legalForm: mapScbLegalForm(get('JurForm'), orgNr, isPerson),
-    registrationDate: /^\d{8}$/.test(reg) ? `${reg.slice(0, 4)}-${reg.slice(4, 6)}-${reg.slice(6)}` : null,
+    registrationDate: scbDate(reg),
     activity,
     sniCodes: [...new Set((['Ng1', 'Ng2', 'Ng3', 'Ng4', 'Ng5'] as const).map(get).filter((c) => /^\d{5}$/.test(c) && c !== '00000'))],
     advertisingBlocked: get('Reklamsparrtyp') === '2',
     address: postalAddress(co ? `c/o ${co}, ${street}` : street, get('PostNr'), get('PostOrt')),
   };
+}
+
+/** `RegDatKtid` (YYYYMMDD) as an ISO date; null when it is not a day of the calendar (20201345). */
+function scbDate(value: string): string | null {
+  if (!/^\d{8}$/.test(value)) return null;
+  const date = `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}`;
+  return isCalendarDate(date) ? date : null;
 }
