@@ -131,9 +131,19 @@ export function repeatedKeys(keys: readonly (string | null)[]): Set<string> {
 }
 
 /** The records in batches of `size` (the last one shorter); KeyedLines and SettledLines as they come. */
+/** How long an import runs between two turns of the event loop, at most (give or take a batch). */
+const TURN_EVERY_MS = 100;
+
 export async function* inBatches(records: ImportRecords, size: number): AsyncGenerator<ImportBatch> {
   let batch: ImportRecord[] = [];
+  let turned = performance.now();
   for await (const item of records as AsyncIterable<ImportRecord | readonly ImportRecord[] | KeyedLines | SettledLines>) {
+    // Batches read ahead arrive as resolved promises: without a turn of the event loop now and
+    // then, a signal (Ctrl-C) or a timer waited for the whole import (ImportOptions.onBatch).
+    if (performance.now() - turned > TURN_EVERY_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turned = performance.now();
+    }
     if (isSettledLines(item)) {
       // Order does not matter for lines that change nothing: no batch is cut short for them.
       yield item;
@@ -250,7 +260,11 @@ export interface ImportOptions {
    * its internals; not for imports with `fingerprints` (a matching record's is not remembered).
    */
   matchesStored?: (record: ImportRecord, existing: StoredCompany) => boolean;
-  /** After each batch, with the records read so far. */
+  /**
+   * After each batch, with the records read so far. What it throws stops the import there: the
+   * transaction it runs in is rolled back (all of an atomic import; else the batches since the
+   * last commit), and the error is the import's (Ctrl-C: src/cli/commands/db/import.ts).
+   */
   onBatch?: (records: number) => void;
   /**
    * A first load's index builds after its last batch (tens of seconds at full size, when no

@@ -4,7 +4,7 @@ import { ImportError } from '../../../import/import-error.js';
 import { importOpenData } from '../../../import/import-open-data.js';
 import { markImported } from '../../../app/seed-register.js';
 import type { ImportResult, ImportWait } from '../../../store/import-types.js';
-import { UsageError } from '../../errors/index.js';
+import { CancelError, UsageError } from '../../errors/index.js';
 import { ImportErrorLog } from './import-errors.js';
 import { importProgress } from './import-progress.js';
 import type { DbImportOptions } from './options.js';
@@ -23,11 +23,26 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   const { io } = opts.factory;
   // Before any row, in its own commit: whatever becomes of this import, no first start seeds this register.
   await markImported(store, source);
+  // Ctrl-C: the import stops after the batch it is on, and that batch's transaction is rolled back.
+  const stopIfInterrupted = () => {
+    if (!opts.factory.interrupt.aborted) return;
+    throw new CancelError(
+      source === 'ours' || opts.strict
+        ? 'Interrupted; nothing was changed.'
+        : 'Interrupted. What was imported before stays; run the same import again to finish it (the lines already in are skipped).',
+    );
+  };
   try {
     if (openData === null) {
       const progress = importProgress(io, 'Importing');
       try {
-        const r = await importFile(store, opts.file, { onProgress: (lines) => progress.update({ lines }), onWait: (why) => waiting(opts, progress, why) });
+        const r = await importFile(store, opts.file, {
+          onProgress: (lines) => {
+            stopIfInterrupted();
+            progress.update({ lines });
+          },
+          onWait: (why) => waiting(opts, progress, why),
+        });
         progress.done();
         report(opts, r, {});
       } finally {
@@ -44,7 +59,10 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         strict: opts.strict,
         markAllVanished: opts.markAllVanished,
         onError: (line, message, text) => errors.add(line, message, text),
-        onProgress: (p) => progress.update(p),
+        onProgress: (p) => {
+          stopIfInterrupted();
+          progress.update(p);
+        },
         onIndexes: (done, total) => progress.indexes(done, total),
         onWait: (why) => waiting(opts, progress, why),
       });
