@@ -78,6 +78,23 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(companiesOfLast()).toBe(0);
   });
 
+  it('refuses a file that is not Bolagsverket\'s at its first line, and one that holds only a BOM (found 2026-11-28: both were imported with exit 0)', async () => {
+    const junk = join(dir, 'junk.txt');
+    writeFileSync(junk, 'hello world\nfoo\n');
+    const notBolagsverket = await importInto('bolagsverket', junk);
+    expect(notBolagsverket.exitCode).toBe(2);
+    expect(errorLine(notBolagsverket.stderr)).toEqual([expect.stringMatching(/line 1: the first line is neither Bolagsverket's header nor one of its lines/)]);
+    const bom = join(dir, 'bom.txt');
+    writeFileSync(bom, '\uFEFF');
+    const onlyBom = await importInto('bolagsverket', bom);
+    expect(onlyBom.exitCode).toBe(2);
+    expect(errorLine(onlyBom.stderr)).toEqual([expect.stringMatching(/line 1: the file is empty/)]);
+    // Without its header, a file of Bolagsverket's lines is read.
+    const headless = join(dir, 'headless.txt');
+    writeFileSync(headless, week1.toString('utf8').split('\n').slice(1).join('\n'));
+    expect((await importInto('bolagsverket', headless)).exitCode).toBe(0);
+  });
+
   it('refuses an empty file, of either source', async () => {
     const empty = join(dir, 'empty.txt');
     writeFileSync(empty, '');

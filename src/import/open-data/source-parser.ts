@@ -28,6 +28,11 @@ export function parserFor(source: OpenDataSource, line: number, first: string): 
   if (source === 'bolagsverket') {
     // Else every line of it, the header too, would be counted unreadable (SCB's refuses Bolagsverket's at once, as here).
     if (isScbHeader(first)) throw new ImportError(line, "this is SCB's file (its header names PeOrgNr): import it with --source scb");
+    // Else any text file was "imported", every line of it unreadable, with exit 0.
+    if (first.replace(/^\uFEFF/, '').trim() === '') throw new ImportError(line, 'the file is empty (its first line is blank)');
+    if (!isBolagsverketHeader(first) && bolagsverketKey(first) === null) {
+      throw new ImportError(line, "the first line is neither Bolagsverket's header nor one of its lines (\"5566778899$ORGNR-IDORG\";…), so this is not Bolagsverket's file");
+    }
     return { parse: fitting(parseBolagsverketRow), header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey, cheapPerson: isBolagsverketPerson };
   }
   if (!isScbHeader(first)) throw new ImportError(line, "the first line is not the header of SCB's file (no PeOrgNr column)");
