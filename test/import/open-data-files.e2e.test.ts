@@ -95,6 +95,17 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect((await importInto('bolagsverket', headless)).exitCode).toBe(0);
   });
 
+  it('refuses a pipe or a folder for a file, at once (a pipe failed with "ESPIPE: invalid seek", or, for our format, imported nothing with exit 0)', async () => {
+    for (const source of ['bolagsverket', 'ours']) {
+      const piped = await bolag(['--db', join(dir, `pipe-${++dbs}.db`), 'db', 'import', '--source', source, '/dev/stdin'], { input: week1 });
+      expect(piped.exitCode).toBe(2);
+      expect(errorLine(String(piped.stderr))).toEqual([expect.stringMatching(/^error: \/dev\/stdin is not a regular file: save the download to a file first/)]);
+    }
+    const folder = await importInto('scb', dir);
+    expect(folder.exitCode).toBe(2);
+    expect(errorLine(String(folder.stderr))).toEqual([expect.stringMatching(/is not a regular file/)]);
+  });
+
   it('refuses an empty file, of either source', async () => {
     const empty = join(dir, 'empty.txt');
     writeFileSync(empty, '');

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { importFile } from '../../../import/import-file.js';
 import { ImportError } from '../../../import/import-error.js';
 import { importOpenData } from '../../../import/import-open-data.js';
@@ -16,6 +16,11 @@ export const WRITE_LOCK_WAIT = 'Another process is writing this register in one 
 
 export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   if (!existsSync(opts.file)) throw new UsageError(`No such file: ${opts.file}`, { flag: '<file>' });
+  // A zip is read from its end and a text file by a thread of its own, from offsets: a pipe
+  // (`curl … | bolag db import /dev/stdin`) failed with "ESPIPE: invalid seek".
+  if (!statSync(opts.file).isFile()) {
+    throw new UsageError(`${opts.file} is not a regular file: save the download to a file first (an import reads it from offsets, which a pipe or folder has not).`, { flag: '<file>' });
+  }
   const source = opts.source ?? 'ours';
   // Opened first: a path that cannot be written stops the command before the register is touched.
   const openData = source === 'ours' ? null : { source, errors: new ImportErrorLog(opts.errorsFile, opts.strict) };
