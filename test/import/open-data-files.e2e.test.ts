@@ -78,6 +78,19 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(companiesOfLast()).toBe(0);
   });
 
+  it('names the file and says it is damaged when its compressed data is (was the inflater\'s own words)', async () => {
+    const zip = await zipWith([['bolagsverket_bulkfil.txt', Buffer.concat([week1, week1, week1])]], 'deflated.zip');
+    const bytes = readFileSync(zip);
+    // Bytes in the middle of the deflate stream, changed.
+    const middle = Math.floor(bytes.length / 3);
+    for (let i = middle; i < middle + 40; i++) bytes[i] ^= 0x5a;
+    writeFileSync(zip, bytes);
+    const r = await importInto('bolagsverket', zip);
+    expect(r.exitCode).not.toBe(0);
+    expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/^error: bolagsverket_bulkfil\.txt in .*deflated\.zip is damaged: /)]);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('refuses a file that is not Bolagsverket\'s at its first line, and one that holds only a BOM (found 2026-11-28: both were imported with exit 0)', async () => {
     const junk = join(dir, 'junk.txt');
     writeFileSync(junk, 'hello world\nfoo\n');

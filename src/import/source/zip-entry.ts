@@ -40,7 +40,9 @@ export function openZipEntry(path: string): Promise<ZipEntryStream> {
         zip.openReadStream(entry, (e, raw) => {
           if (e || !raw) return fail(e ?? new Error(`cannot read ${entry.fileName}`));
           const stream = raw.pipe(checkedCrc(entry, path));
-          raw.on('error', (re) => stream.destroy(re));
+          // The inflater's or yauzl's own words ("too many bytes in the stream. expected 2906…",
+          // "invalid distance too far back") name neither the file nor what is wrong with it.
+          raw.on('error', (re) => stream.destroy(new Error(`${entry.fileName} in ${path} is damaged: ${re.message}`)));
           stream.on('close', () => zip.close());
           resolve({ name: entry.fileName, uncompressedSize: entry.uncompressedSize, stream });
         });
