@@ -1,6 +1,7 @@
 // `bolag db seed` and first start: a fresh deterministic register in the store.
 import type { Store } from '../store/store.js';
 import { generateBatches } from '../seed/generate-batches.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
 
 export const DEFAULT_SEED_COUNT = 1_200_000;
 export const DEFAULT_SEED = 'bolag';
@@ -21,8 +22,27 @@ export const SEEDING_SETTING = 'register.seeding';
  */
 export const IMPORTED_SETTING = 'register.imported';
 
-export async function markImported(store: Store, source: string): Promise<void> {
-  await store.setSetting(IMPORTED_SETTING, JSON.stringify({ source, at: new Date().toISOString() }));
+/**
+ * Marks an empty register as imported before an import writes to it; true when this call set the
+ * mark. A register with rows needs none (a first start seeds only an empty one), and is not
+ * written here: another import holding its write lock would keep this one waiting past the busy
+ * timeout, before the import's own wait and its notice. Should another process be writing an
+ * empty one (an import, a seed), that process fills or marks it itself.
+ */
+export async function markImportedIfEmpty(store: Store, source: string): Promise<boolean> {
+  if ((await store.companies.lastRow()) > 0 || (await wasImported(store))) return false;
+  try {
+    await store.setSetting(IMPORTED_SETTING, JSON.stringify({ source, at: new Date().toISOString() }));
+    return true;
+  } catch (e) {
+    if (isStoreUnavailable(e)) return false;
+    throw e;
+  }
+}
+
+/** Takes back a mark set for an import that wrote nothing: its file was refused at its first line. */
+export async function unmarkImported(store: Store): Promise<void> {
+  if ((await store.companies.lastRow()) === 0) await store.setSetting(IMPORTED_SETTING, null);
 }
 
 /** Whether an import has ever been run on this register (so an empty one stays empty). */

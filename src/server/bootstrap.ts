@@ -35,7 +35,7 @@ async function firstStart(
   // Under the lock, so a register still being created by a live process is not taken for one
   // cut short: only one whose creator stopped before the end. An empty register an import
   // created (the import failed, or was stopped before its first commit) stays empty.
-  if (((await store.companies.lastRow()) === 0 && !(await wasImported(store))) || (await seedingCutShort(store))) {
+  if (!(await wasImported(store)) && ((await store.companies.lastRow()) === 0 || (await seedingCutShort(store)))) {
     result.seeded = await seedRegister(store, { count: opts.seedCount, onProgress: opts.onProgress });
   }
   if ((await store.accounts.countAccounts()) === 0) {

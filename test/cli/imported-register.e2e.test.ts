@@ -3,9 +3,11 @@
 // left an empty register, and the next read command or `serve` seeded 1.2 million generated
 // companies into it, which the next import then merged the real ones into, for good.
 import Database from 'better-sqlite3';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { SEEDING_SETTING } from '../../src/app/seed-register.js';
 import { binaryScratch, bolag, cleanEnv } from './helpers.js';
 
 const WEEK1 = fileURLToPath(new URL('../fixtures/open-data/bolagsverket-week1.txt', import.meta.url));
@@ -22,7 +24,7 @@ const companies = (path: string) => {
 
 describe('a register an import created', () => {
   it('stays empty after a failed first import, and holds only what the next import brings', async () => {
-    const dir = scratch();
+    const dir = mkdtempSync(join(scratch(), 'case-'));
     const path = join(dir, 'register.db');
     const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), BOLAG_SEED_COUNT: '50' });
     const strict = await bolag(['db', 'import', '--db', path, '--source', 'bolagsverket', '--strict', WEEK1], { env });
@@ -43,8 +45,39 @@ describe('a register an import created', () => {
     expect(companies(path)).toBe(created);
   }, 60_000);
 
+  it('is not one when the file was refused at its first line (a newcomer\'s wrong file left the local register empty for good)', async () => {
+    const dir = mkdtempSync(join(scratch(), 'case-'));
+    const path = join(dir, 'register.db');
+    const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), BOLAG_SEED_COUNT: '40' });
+    const junk = join(dir, 'notes.txt');
+    writeFileSync(junk, 'hello\n');
+    const refused = await bolag(['db', 'import', '--db', path, '--source', 'bolagsverket', junk], { env });
+    expect(refused.exitCode, String(refused.stderr)).toBe(2);
+    const read = await bolag(['search', '--local', '--db', path, '--count'], { env });
+    expect(read.exitCode, String(read.stderr)).toBe(0);
+    expect(companies(path)).toBe(40);
+  }, 60_000);
+
+  it('is never a register whose seeding was stopped: such an import is refused, and the register is not wiped', async () => {
+    const dir = mkdtempSync(join(scratch(), 'case-'));
+    const path = join(dir, 'register.db');
+    const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), BOLAG_SEED_COUNT: '40' });
+    const seeded = await bolag(['db', 'seed', '--db', path, '--count', '40'], { env });
+    expect(seeded.exitCode, String(seeded.stderr)).toBe(0);
+    // As a seed stopped half-way leaves it (test/cli/register-cut-short.e2e.test.ts kills one).
+    const db = new Database(path);
+    try {
+      db.prepare('INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)').run(SEEDING_SETTING, JSON.stringify({ seed: 'bolag', count: 400000 }));
+    } finally {
+      db.close();
+    }
+    const r = await bolag(['db', 'import', '--db', path, '--source', 'bolagsverket', WEEK1], { env });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr).trim()).toMatch(/^error: This register holds part of a generated register whose creation was stopped/);
+  }, 60_000);
+
   it('is a generated register again after db seed --replace', async () => {
-    const dir = scratch();
+    const dir = mkdtempSync(join(scratch(), 'case-'));
     const path = join(dir, 'register.db');
     const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config') });
     expect((await bolag(['db', 'import', '--db', path, '--source', 'bolagsverket', WEEK1], { env })).exitCode).toBe(0);

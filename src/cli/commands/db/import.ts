@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { importFile } from '../../../import/import-file.js';
 import { ImportError } from '../../../import/import-error.js';
 import { importOpenData } from '../../../import/import-open-data.js';
-import { markImported } from '../../../app/seed-register.js';
+import { markImportedIfEmpty, seedingCutShort, unmarkImported } from '../../../app/seed-register.js';
 import type { ImportResult, ImportWait } from '../../../store/import-types.js';
 import { CancelError, UsageError } from '../../errors/index.js';
 import { ImportErrorLog } from './import-errors.js';
@@ -26,8 +26,14 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   const openData = source === 'ours' ? null : { source, errors: new ImportErrorLog(opts.errorsFile, opts.strict) };
   const { store } = await openDbStore(opts);
   const { io } = opts.factory;
+  if (await seedingCutShort(store)) {
+    // A first start would create it again, deleting what this import brings.
+    throw new UsageError(
+      'This register holds part of a generated register whose creation was stopped (or is under way); import into an empty one (a new --db file, or another PostgreSQL schema).',
+    );
+  }
   // Before any row, in its own commit: whatever becomes of this import, no first start seeds this register.
-  await markImported(store, source);
+  const marked = await markImportedIfEmpty(store, source);
   // Ctrl-C: the import stops after the batch it is on, and that batch's transaction is rolled back.
   const stopIfInterrupted = () => {
     if (!opts.factory.interrupt.aborted) return;
@@ -87,6 +93,8 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
       for (const line of errors.summary()) io.stderr.write(`${line}\n`);
     }
   } catch (e) {
+    // The file refused at its first line: nothing was imported, so the register is not an imported one.
+    if (marked && e instanceof ImportError && e.line <= 1) await unmarkImported(store);
     if (e instanceof ImportError) {
       const changed = source === 'ours' || opts.strict ? '; nothing was changed' : '';
       throw new UsageError(`Import stopped at ${e.message}${changed}.`);
