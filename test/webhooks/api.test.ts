@@ -186,6 +186,13 @@ describe('webhook endpoints', () => {
     const kept = (await call(s.url, reader, 'GET', `/webhooks/${exportHook.id}`)).body.data;
     // Not rotated: no previous secret in its overlap.
     expect([kept.url, kept.previous_secret_expires_at]).toEqual([body.url, null]);
+    // Nor in two steps: its events narrowed first (its queued export deliveries would follow a move).
+    const narrowed = await call(s.url, manager, 'PATCH', `/webhooks/${exportHook.id}`, { events: ['company.updated'] });
+    expect([narrowed.status, narrowed.body.error.code]).toEqual([403, 'insufficient_scope']);
+    const both = await call(s.url, manager, 'PATCH', `/webhooks/${exportHook.id}`, { url: 'https://attacker.example.com/', events: ['company.updated'] });
+    expect([both.status, both.body.error.code]).toEqual([403, 'insufficient_scope']);
+    // Its filters and its status are the manager's to change.
+    expect((await call(s.url, manager, 'PATCH', `/webhooks/${exportHook.id}`, { filters: { county: ['01'] } })).status).toBe(200);
     // Its company webhook is the manager's to move and re-key.
     expect((await call(s.url, manager, 'PATCH', `/webhooks/${companies.body.data.id}`, { url: 'https://elsewhere.example.com/' })).status).toBe(200);
     expect((await call(s.url, manager, 'POST', `/webhooks/${companies.body.data.id}/rotate-secret`)).status).toBe(200);

@@ -11,7 +11,7 @@ function json(schema: z.ZodType, io: 'input' | 'output') {
 
 /** Export events carry download links (docs/decisions.md). */
 const EXPORT_EVENTS_SCOPE =
-  'A webhook that receives export.* events is subscribed, pointed elsewhere or given a new secret only by a key that also has exports:read (403 insufficient_scope).';
+  'A webhook that receives export.* events is subscribed, given other events, pointed elsewhere or given a new secret only by a key that also has exports:read (403 insufficient_scope).';
 
 export function webhookPaths(): Record<string, Record<string, unknown>> {
   const webhook = json(WebhookSchema.extend({ previous_secret_expires_at: z.string().nullable() }), 'output');

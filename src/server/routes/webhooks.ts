@@ -106,8 +106,9 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
   api.patch<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
     const webhook = await own(request);
     const input = parseBody(WebhookUpdateSchema, request.body);
-    if (input.events !== undefined) mayReceive(request, input.events);
-    if (input.url !== undefined) mayReceive(request, input.events ?? webhook.events);
+    // What it receives now counts too: narrowing an export webhook's events first, then moving
+    // it, would send its queued export deliveries (and their retries) to the new URL.
+    if (input.events !== undefined || input.url !== undefined) mayReceive(request, [...webhook.events, ...(input.events ?? [])]);
     const patch: Partial<StoredWebhook> = {};
     if (input.url !== undefined) {
       await assertWebhookUrl(input.url, policy());
