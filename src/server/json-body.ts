@@ -20,8 +20,9 @@ export function parseJsonBody(body: string): unknown {
     throw Object.assign(e as Error, { statusCode: 400 });
   }
   if (SURROGATE_ESCAPE.test(body)) {
-    const where = halfSurrogateAt(parsed, '');
-    if (where !== null) {
+    const found = halfSurrogateAt(parsed);
+    if (found !== null) {
+      const where = found.length > 100 ? `${found.slice(0, 100)}…` : found;
       throw new ApiError(
         'invalid_body',
         `${where === '' ? 'The body' : where} has half of a surrogate pair (a \\ud800–\\udfff escape without its other half); send text as whole characters.`,
@@ -32,22 +33,40 @@ export function parseJsonBody(body: string): unknown {
   return parsed;
 }
 
-/** The dotted path of the first string (value or key) that is not well formed, or null. */
-function halfSurrogateAt(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return HALF_SURROGATE.test(value) ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = halfSurrogateAt(value[i], `${path}[${i}]`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      const here = path === '' ? key : `${path}.${key}`;
-      if (HALF_SURROGATE.test(key)) return here;
-      const found = halfSurrogateAt(inner, here);
-      if (found !== null) return found;
+/**
+ * The dotted path of the first string (value or key) that is not well formed, or null. A walk
+ * with a stack of its own, each step knowing only its parent's: a body nested thousands deep
+ * (1 MB of `[`) overflowed the call stack, and its paths written out at every step would have
+ * been quadratic.
+ */
+function halfSurrogateAt(root: unknown): string | null {
+  const parents: number[] = [-1];
+  const steps: string[] = [''];
+  const pathOf = (node: number): string => {
+    const parts: string[] = [];
+    for (let n = node; n > 0; n = parents[n]) parts.push(steps[n]);
+    return parts.reverse().join('').replace(/^\./, '');
+  };
+  const pending: [unknown, number][] = [[root, 0]];
+  const step = (parent: number, text: string): number => {
+    parents.push(parent);
+    steps.push(text);
+    return parents.length - 1;
+  };
+  while (pending.length > 0) {
+    const [value, node] = pending.pop()!;
+    if (typeof value === 'string') {
+      if (HALF_SURROGATE.test(value)) return pathOf(node);
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], step(node, `[${i}]`)]);
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i];
+        const child = step(node, `.${key}`);
+        if (HALF_SURROGATE.test(key)) return pathOf(child);
+        pending.push([inner, child]);
+      }
     }
   }
   return null;

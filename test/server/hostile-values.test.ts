@@ -122,6 +122,16 @@ describe('half of a surrogate pair in a body', () => {
       expect(r.body.error.param).toBe(param);
       expect(r.body.error.message).toContain('half of a surrogate pair');
     }
+    // Nested far deeper than a call stack goes (found by a review, 2026-11-28: a recursive walk would have answered 500).
+    const depth = 200_000;
+    const deep = await fetch(`${s.url}/exports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' },
+      body: `${'['.repeat(depth)}"\\ud800"${']'.repeat(depth)}`,
+    });
+    const deepBody = await deep.json();
+    expect([deep.status, deepBody.error.code], JSON.stringify(deepBody).slice(0, 300)).toEqual([400, 'invalid_body']);
+    expect(deepBody.error.param.length).toBeLessThanOrEqual(101);
     const whole = await call(s.url, s.apiKey, 'POST', '/exports', { format: 'csv', filters: { q: 'a\ud83d\ude00' } });
     expect(whole.status, JSON.stringify(whole.body)).toBe(202);
   });
