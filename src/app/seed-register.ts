@@ -15,10 +15,11 @@ export const DEFAULT_SEED = 'bolag';
 export const SEEDING_SETTING = 'register.seeding';
 
 /**
- * Set by `bolag db import` before it writes anything, and never unset by a failed import: a
- * register an import created is the operator's, and a first start must not fill it with
- * generated companies because the import failed or was killed before its first row committed.
- * A seed (`db seed --replace`) makes it a generated register again.
+ * Set by `bolag db import` on an empty register before it writes anything, and kept when the
+ * import fails or is killed before its first row commits: a register an import created is the
+ * operator's, and a first start must not fill it with generated companies. Taken back only when
+ * the file was refused at its first line (the wrong file: nothing was imported). A seed
+ * (`db seed --replace`) makes it a generated register again.
  */
 export const IMPORTED_SETTING = 'register.imported';
 
