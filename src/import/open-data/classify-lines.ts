@@ -57,7 +57,6 @@ export interface LineBatch {
 const LF = 10;
 const CR = 13;
 
-
 export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: ClassifyOptions, bufferFor: BufferFor = (bytes) => new ArrayBuffer(bytes)): AsyncGenerator<LineBatch> {
   const utf8 = encodingOf(opts.source) === 'utf-8';
   // A line at a time: LF is never part of a multi-byte UTF-8 character, so a line decodes alone as
