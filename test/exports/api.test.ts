@@ -58,8 +58,9 @@ describe('POST /exports', () => {
   it('rejects a body that is not a JSON object', async () => {
     const res = await http(`${t.url}/exports`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: '[]' });
     expect(res.status).toBe(400);
+    // An empty body is not {} (contract §2.1): not JSON, 415.
     const empty = await http(`${t.url}/exports`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' } });
-    expect(empty.status).toBe(400);
+    expect([empty.status, ((await empty.json()) as { error: { code: string } }).error.code]).toEqual([415, 'unsupported_media_type']);
   });
 
   it('needs exports:create', async () => {
