@@ -58,9 +58,9 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
 
   // JSON only: anything else is 415, and an empty body is not {}.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBody(body as string, req.headers['content-type']));
     } catch (e) {
       done(e as Error, undefined);
     }

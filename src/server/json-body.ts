@@ -11,8 +11,20 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 /** A lone surrogate: with the u flag a whole pair is one code point, not matched. */
 const HALF_SURROGATE = /\p{Cs}/u;
 
-export function parseJsonBody(body: string): unknown {
+/** The `charset` parameter of a Content-Type, unquoted. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+export function parseJsonBody(body: string, contentType: string | undefined = undefined): unknown {
   if (body === '') return undefined;
+  // JSON is UTF-8 (RFC 8259) and is read as such: a body declared in another charset would be
+  // stored as other text than its sender meant (Latin-1's å read as UTF-8 is U+FFFD).
+  const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new ApiError(
+      'unsupported_media_type',
+      `The body is declared as charset=${charset.slice(0, 40)}; JSON is read as UTF-8 only. Send it as UTF-8, with Content-Type: application/json or application/json; charset=utf-8.`,
+    );
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -63,6 +63,20 @@ describe('POST /exports', () => {
     expect([empty.status, ((await empty.json()) as { error: { code: string } }).error.code]).toEqual([415, 'unsupported_media_type']);
   });
 
+  it('reads JSON as UTF-8 only: a body declared in another charset is 415, utf-8 in any spelling is read', async () => {
+    const body = JSON.stringify({ format: 'csv', filters: { city: 'Malmö' } });
+    const post = (contentType: string) => http(`${t.url}/exports`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': contentType }, body });
+    for (const declared of ['application/json; charset=latin1', 'application/json;charset=ISO-8859-1', 'application/json; charset="windows-1252"']) {
+      const res = await post(declared);
+      const answer = (await res.json()) as { error: { code: string; message: string } };
+      expect([res.status, answer.error.code]).toEqual([415, 'unsupported_media_type']);
+      expect(answer.error.message).toMatch(/read as UTF-8 only/);
+    }
+    for (const declared of ['application/json; charset=UTF-8', 'application/json; charset="utf-8"', 'application/json;charset=utf8']) {
+      expect((await post(declared)).status).toBe(202);
+    }
+  });
+
   it('needs exports:create', async () => {
     const readOnly = await t.keyFor('reader', ['exports:read']);
     const r = await api(t, readOnly, 'POST', '/exports', { format: 'csv' });
