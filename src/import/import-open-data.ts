@@ -2,7 +2,8 @@
 // merged into the register batch by batch (each batch its own transaction, so a running server
 // keeps delivering), organisations the file no longer lists marked, none deleted.
 import { isPersonalNumber } from '../core/orgnr.js';
-import { FIRST_LOAD_WRITES, planSourceRow, planVanished } from './open-data/plan-source-row.js';
+import { checkedPlanner } from './open-data/plan-checked.js';
+import { FIRST_LOAD_WRITES, planVanished } from './open-data/plan-source-row.js';
 import { readLinesAhead } from './open-data/read-ahead.js';
 import { type OpenDataSource, type ReadStats, readSourceRecords } from './open-data/read-source.js';
 import { IMPORT_BATCH_SIZE, type ImportResult, type ImportWait, SOURCE_BITS } from '../store/import-types.js';
@@ -38,14 +39,11 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
   const includePersons = opts.includePersons ?? false;
   const text = await readLinesAhead(path, { source: opts.source, includePersons, batchSize: opts.batchSize ?? IMPORT_BATCH_SIZE });
   const stats: ReadStats = { lines: 0, records: 0, persons: 0, errors: 0, errorsWithKey: 0 };
-  const records = readSourceRecords(opts.source, text.batches, stats, {
-    includePersons,
-    strict: opts.strict ?? false,
-    onError: opts.onError ?? (() => {}),
-  }, text.giveBack);
+  const readOptions = { includePersons, strict: opts.strict ?? false, onError: opts.onError ?? (() => {}) };
+  const records = readSourceRecords(opts.source, text.batches, stats, readOptions, text.giveBack);
   let result: ImportResult;
   try {
-    result = await store.companies.importRecords(records, planSourceRow, {
+    result = await store.companies.importRecords(records, checkedPlanner(stats, readOptions), {
       // --strict: all or nothing, so a bad line leaves the register as it was.
       atomic: opts.strict ?? false,
       batchSize: opts.batchSize,
@@ -70,6 +68,6 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
     await text.close();
   }
   // Those lines reached the register only to be seen, not as records.
-  result.unchanged -= stats.errorsWithKey + (stats.personsWithKey ?? 0);
+  result.unchanged -= stats.errorsWithKey + (stats.personsWithKey ?? 0) + (stats.repeatedLines ?? 0);
   return { result, stats };
 }

@@ -60,7 +60,7 @@ describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 
       const bv = await importer('--source', 'bolagsverket', bvZip, '--errors', join(dir, 'errors.tsv'));
       expect(bv.exitCode, String(bv.stderr)).toBe(0);
       expect(JSON.parse(String(bv.stdout))).toEqual({
-        created: 11, updated: 0, unchanged: 0, rows: 14, persons_left_out: 1, unreadable_lines: 2, vanished: 0, events: {},
+        created: 11, updated: 0, unchanged: 0, rows: 14, persons_left_out: 1, unreadable_lines: 2, repeated_lines: 0, vanished: 0, events: {},
       });
       expect(String(bv.stderr)).toContain('line 11: has 4 fields, expected 11');
       expect(String(bv.stderr)).toContain('line 13: organisationsidentitet "5591000054$ORGNR-IDORG" is not a valid number');

@@ -29,6 +29,11 @@ export interface ReadStats {
    * data, like errorsWithKey, and counted out of `unchanged` the same way.
    */
   personsWithKey?: number;
+  /**
+   * Sole traders' lines after the file's first of their number (plan-checked.ts): counted out of
+   * `unchanged` too.
+   */
+  repeatedLines?: number;
 }
 
 export interface ReadOptions {
@@ -106,8 +111,11 @@ class SourceLines implements KeyedLines {
         continue;
       }
       (this.made ??= [])[i] = record;
-      // Settled like any line with its fingerprint when its org nr is listed (ListedFingerprints).
-      const key = record.fingerprint === undefined ? null : normalizeOrgNr(String(record.data.org_nr ?? ''));
+      // Settled like any line with its fingerprint when its org nr is listed (ListedFingerprints);
+      // a sole trader's never is: the first of a person's lines stands (plan-checked.ts), and a
+      // first line settled here would leave the second to be planned as if it were the first.
+      const settles = record.fingerprint !== undefined && !(record.data.row as SourceRow | null)?.isPerson;
+      const key = settles ? normalizeOrgNr(String(record.data.org_nr ?? '')) : null;
       if (key !== null) {
         this.keys[i] = Number(key);
         parsedKeys = true;

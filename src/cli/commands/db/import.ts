@@ -78,7 +78,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         onWait: (why) => waiting(opts, progress, why),
       });
       progress.done();
-      const extra: Record<string, number> = { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, vanished: result.vanished ?? 0 };
+      const extra: Record<string, number> = { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, repeated_lines: stats.repeatedLines ?? 0, vanished: result.vanished ?? 0 };
       if (result.vanishedWithheld) extra.vanished_not_marked = result.vanishedWithheld;
       report(opts, result, extra);
       if (result.vanishedWithheld) {
