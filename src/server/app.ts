@@ -24,7 +24,8 @@ export const DEFAULT_RATE_LIMIT = { max: 6000, windowMs: 60_000 };
 
 export async function buildApp(store: Store, options: ServerOptions = {}): Promise<{ app: FastifyInstance; ctx: ServerContext }> {
   const app = Fastify({
-    logger: options.logger ? { redact: ['req.headers.authorization'], serializers: { req: requestForLog } } : false,
+    // On stderr, as the CLI's --verbose says: stdout is data (a first start's API key).
+    logger: options.logger ? { redact: ['req.headers.authorization'], serializers: { req: requestForLog }, stream: process.stderr } : false,
     bodyLimit: LIMITS.bodyMaxBytes,
     genReqId: newRequestId,
     // Every answer in the contract's shape, also those given before a route runs.

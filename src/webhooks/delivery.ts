@@ -63,7 +63,11 @@ export interface DeliveryWorkerOptions {
   perAccount?: number;
   /** How often to look for due work when nothing wakes the worker. */
   idlePollMs?: number;
-  /** On stop, how long attempts in flight get to finish before they are cut and their jobs handed back. */
+  /**
+   * On stop, how long attempts in flight get to finish before they are cut and their jobs handed
+   * back; default the attempt's own timeout, so that a receiver answering within the time the
+   * contract gives it is never cut (and sent the event again) by a restart.
+   */
   stopGraceMs?: number;
   now?: () => Date;
 }
@@ -151,7 +155,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     webhookSignals(this.store).delivery.wake();
-    const cut = setTimeout(() => this.cutAttempts.abort(), this.opts.stopGraceMs ?? 5000);
+    const cut = setTimeout(() => this.cutAttempts.abort(), this.opts.stopGraceMs ?? this.timeoutMs);
     await this.loop;
     clearTimeout(cut);
     await this.attempts.flush();

@@ -20,6 +20,8 @@ let dir: string;
 let key: string;
 let child: ResultPromise | undefined;
 let output = '';
+/** The server's stdout alone. */
+let stdout = '';
 let url = '';
 let receiver: Receiver;
 /** Every secret the run handles; none may be logged. */
@@ -59,6 +61,7 @@ beforeAll(async () => {
     extendEnv: false,
     env: cleanEnv({ BOLAG_HOME: join(dir, 'home') }),
   });
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
   url = await new Promise<string>((resolve, reject) => {
     child!.all!.on('data', (c: Buffer) => {
       output += c.toString();
@@ -112,6 +115,11 @@ describe('secrets', () => {
       expect(output.includes(value) ? output.split("\n").filter((l) => l.includes(value)).join("\n") : "", `${name} appears in the log`).toBe("");
     }
     expect(output).not.toContain('hunter2pass');
+  });
+
+  it('the request log is on stderr, as --verbose says: stdout holds none of it', () => {
+    expect(output).toContain('"msg":"incoming request"');
+    expect(stdout).not.toContain('"msg":');
   });
 
   it('API keys are stored as their SHA-256 only: the key appears nowhere in the database file', () => {
