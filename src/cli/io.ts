@@ -11,6 +11,11 @@ export interface IOStreams {
   stderrIsTTY: boolean;
   /** Terminal width of stdout (80 when unknown). */
   columns(): number;
+  /**
+   * Terminal width of stderr; 0 when it is no terminal or one that does not know its width
+   * (`script` or `docker exec -t` without a size): nothing may be redrawn there by lines.
+   */
+  stderrColumns(): number;
   /** Width to wrap help text at: the terminal's, else $COLUMNS, else 100 (help piped to a file or pager). */
   helpWidth(stream: 'out' | 'err'): number;
   /** Whether colour may be used on the terminal (false with --no-color or NO_COLOR). */
@@ -33,6 +38,7 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IOStreams {
     stdoutIsTTY,
     stderrIsTTY: Boolean(process.stderr.isTTY),
     columns: () => process.stdout.columns || Number(env.COLUMNS) || 80,
+    stderrColumns: () => (process.stderr.isTTY ? process.stderr.columns || 0 : 0),
     helpWidth: (stream) => (stream === 'out' ? process.stdout : process.stderr).columns || Number(env.COLUMNS) || 100,
     color: stdoutIsTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb',
   };
@@ -62,6 +68,7 @@ export function testIO(opts: { tty?: boolean; columns?: number; stdin?: string }
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     columns: () => opts.columns ?? 100,
+    stderrColumns: () => (tty ? (opts.columns ?? 100) : 0),
     helpWidth: () => opts.columns ?? 100,
     color: false,
     out: () => Buffer.concat(out).toString('utf8'),

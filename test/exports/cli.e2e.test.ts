@@ -143,6 +143,32 @@ describe('bolag export create --wait', () => {
   }, 60_000);
 });
 
+/** `script`, to run the binary on a terminal (util-linux); the test below is skipped without it. */
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
+
+describe.skipIf(!SCRIPT)('bolag export create --wait on a terminal', () => {
+  it('that does not know its width (script, docker exec -t) shows no spinner, and the export arrives', async () => {
+    // Exploratory run, 2026-11-28: ora at width 0 wrote tens of MB of cursor movements a second,
+    // and against the local register the export never finished.
+    const out = join(work, 'width-0');
+    const quoted = ['node', join(ROOT, 'bin/bolag.js'), 'export', 'create', '--county', '01', '--format', 'csv', '--wait', '--out', out].map((a) => `'${a}'`).join(' ');
+    const r = await execa(SCRIPT!, ['-qec', quoted, '/dev/null'], {
+      reject: false,
+      extendEnv: false,
+      env: { PATH: process.env.PATH ?? '', SHELL: '/bin/sh', HOME: work, BOLAG_HOME: join(work, 'home'), BOLAG_BASE_URL: t.url, BOLAG_API_KEY: t.key, LANG: 'C.UTF-8' },
+      cwd: work,
+      timeout: 60_000,
+    });
+    expect(r.exitCode, r.stdout.slice(0, 500)).toBe(0);
+    expect(r.stdout.length).toBeLessThan(20_000);
+    expect(r.stdout).not.toContain('\u001b[1A');
+    // Every part downloaded, named on the terminal.
+    const named = [...r.stdout.matchAll(/exp_[\w-]+\.csv/g)].map((m) => m[0]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(readdirSync(out).sort()).toEqual([...new Set(named)].sort());
+  }, 90_000);
+});
+
 describe('bolag export create|get|wait|download', () => {
   it('creates without waiting, then gets, waits and downloads by id', async () => {
     const created = await bolag(['export', 'create', '--county', '14', '--fields', 'name,website', '--idempotency-key', 'cli-same']);

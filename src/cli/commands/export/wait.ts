@@ -23,9 +23,13 @@ export interface Spinner {
   stop(): Spinner;
 }
 
-/** An ora spinner on stderr when it is a terminal, else a silent stand-in. */
+/**
+ * An ora spinner on stderr when it is a terminal of a known width, else a silent stand-in. At
+ * width 0 ora erases an endless number of lines at each frame (tens of MB a second, which kept
+ * the local register's server from running the export it waited for).
+ */
 export async function spinnerFor(io: IOStreams, text: string): Promise<Spinner> {
-  if (!io.stderrIsTTY) {
+  if (!io.stderrIsTTY || io.stderrColumns() === 0) {
     const silent: Spinner = { text, start: () => silent, succeed: () => silent, fail: () => silent, stop: () => silent };
     return silent;
   }
