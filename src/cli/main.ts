@@ -5,6 +5,7 @@ import { addCommands, buildRootProgram } from './program.js';
 import { rewriteServeAlias, targetCommand } from './argv.js';
 import { createFactory, type GlobalOptions } from './factory.js';
 import { systemIO } from './io.js';
+import { SAME_SIGNAL_MS } from './same-signal.js';
 import { packageVersion } from './version.js';
 
 // exit-codes.ts and report-error.ts (with every error class) are loaded only on the way out
@@ -27,8 +28,15 @@ export async function main(argv: readonly string[] = processArgv): Promise<never
   io.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(EXIT.ok);
   });
+  let firstInterruptAt = 0;
   process.on('SIGINT', () => {
-    if (interrupt.signal.aborted) process.exit(EXIT.interrupted);
+    if (interrupt.signal.aborted) {
+      // A second Ctrl-C ends at once; the first re-raised by a library does not (it ended an
+      // interrupted `export create --wait` before it could say which export goes on).
+      if (performance.now() - firstInterruptAt > SAME_SIGNAL_MS) process.exit(EXIT.interrupted);
+      return;
+    }
+    firstInterruptAt = performance.now();
     interrupt.abort(new Error('interrupted'));
     setTimeout(() => {
       io.stderr.write('Interrupted.\n');

@@ -279,3 +279,35 @@ describe('a failed export', () => {
     }
   }, 60_000);
 });
+
+describe('Ctrl-C while bolag export create --wait waits', () => {
+  it('names the export that goes on and how to pick it up (exit 130), with a saved profile too', async () => {
+    // No worker runs the export: it stays queued while the CLI waits.
+    await t.stop();
+    await t.start({ workers: false });
+    try {
+      // A saved profile loads conf, whose exit hook re-raises the signal: that second SIGINT ended
+      // the command at once, before it said which export goes on (exploratory run, 2026-11-28).
+      const home = join(work, 'ctrl-c-home');
+      const withProfile = (args: string[]) =>
+        execa('node', [join(ROOT, 'bin/bolag.js'), ...args], {
+          reject: false,
+          extendEnv: false,
+          env: { PATH: process.env.PATH ?? '', HOME: home, BOLAG_HOME: join(home, 'bolag'), LANG: 'C.UTF-8' },
+          cwd: work,
+        });
+      const login = await withProfile(['login', '--base-url', t.url, '--api-key', t.key]);
+      expect(login.exitCode, login.stderr).toBe(0);
+      const child = withProfile(['export', 'create', '--county', '01', '--wait', '--out', join(work, 'ctrl-c')]);
+      // Created and waiting (polled every 250 ms and more) by then.
+      await new Promise((r) => setTimeout(r, 2_500));
+      child.kill('SIGINT');
+      const r = await child;
+      expect(r.exitCode).toBe(130);
+      expect(r.stderr).toMatch(/^Interrupted\. The export goes on on the server; to pick it up: bolag export download exp_[\w-]+ --out \S+ctrl-c$/m);
+    } finally {
+      await t.stop();
+      await t.start();
+    }
+  }, 60_000);
+});
