@@ -36,6 +36,8 @@ export function buildRootProgram(io: IOStreams, version: string): Command {
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
+      // One line, as every error: commander puts its "(Did you mean …?)" on a line of its own.
+      outputError: (s, write) => write(s.replace(/\n(?=\(Did you mean)/, ' ')),
       getOutHelpWidth: () => io.helpWidth('out'),
       getErrHelpWidth: () => io.helpWidth('err'),
     })

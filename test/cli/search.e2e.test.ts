@@ -184,10 +184,14 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     [['search', '--county', 'Narnia'], /Invalid --county/],
     [['search', '--format', 'xml'], /'xml' is invalid/],
     [['search', '--max', 'many'], /Invalid --max/],
-  ])('usage error %j exits 2 before any request', async (args, message) => {
+    // commander's suggestion on the error's line, not one of its own.
+    [['search', '--countt'], /^error: unknown option '--countt' \(Did you mean one of --count, --county\?\)$/],
+    [['serach', 'bygg'], /^error: unknown command 'serach' \(Did you mean search\?\)$/],
+  ])('usage error %j exits 2 before any request, in one line', async (args, message) => {
     const r = await bolag(args as string[], { env: serverEnv({ url: 'http://127.0.0.1:1/api/public/v1', key: 'k' }) });
     expect(r.exitCode).toBe(2);
-    expect(String(r.stderr)).toMatch(message as RegExp);
+    expect(String(r.stderr).trim()).toMatch(message as RegExp);
+    expect(String(r.stderr).trim().split('\n')).toHaveLength(1);
     expect(String(r.stdout)).toBe('');
   });
 
