@@ -42,6 +42,16 @@ describe.runIf(BUILT)('the local register', () => {
     expect(String(r.stderr)).toBe('');
   }, 60_000);
 
+  it("export get says that a download_url of the local register dies with the command, and how to get the files", async () => {
+    const created = await bolag(['export', 'create', '--county', '01', '--format', 'jsonl', '--wait', '--out', join(home, 'files')], { env });
+    expect(created.exitCode, String(created.stderr)).toBe(0);
+    const id = /(exp_[\w-]+)/.exec(String(created.stdout))![1];
+    const r = await bolag(['export', 'get', id, '--format', 'json'], { env });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout)).download_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(String(r.stderr)).toContain(`The download_url works only while a bolag command serves the local register; to get the files: bolag export download ${id}`);
+  }, 60_000);
+
   it('--db names another register, created there with its own key', async () => {
     const db = join(home, 'elsewhere', 'custom.db');
     const r = await bolag(['search', '--db', db, '--limit', '2'], { env });

@@ -35,6 +35,11 @@ async function printRecord(factory: Factory, e: ExportRecord, format: RecordForm
   const sink = new OutputSink(factory.io.stdout);
   if (format === 'table') await sink.write(verticalTable(recordView(e), factory.io.columns(), factory.io.color));
   else await sink.write(JSON.stringify(e, null, 2) + '\n');
+  // The local register is served on a loopback port only while a command runs: its link is dead
+  // once this one exits.
+  if (e.download_url && (await factory.connection()).local) {
+    factory.notice(`The download_url works only while a bolag command serves the local register; to get the files: bolag export download ${e.id}`);
+  }
 }
 
 async function printPaths(factory: Factory, paths: string[]): Promise<void> {
