@@ -84,6 +84,8 @@ describe.skipIf(!BUILT)('bolag listen', { timeout: 30_000 }, () => {
       // Stripe's own test header generator.
       const header = stripe.webhooks.generateTestHeaderString({ payload: c, secret: SECRET_NEW });
       expect((await post(`${l.url}`, c, { 'bolag-signature': header })).status).toBe(200);
+      // Signed, but not JSON: still one JSON line on stdout, the body kept as `raw`.
+      expect((await post(`${l.url}hook`, 'not json', { 'bolag-signature': sign('not json', [SECRET_NEW]), 'bolag-event-id': 'evt_not_json' })).status).toBe(200);
       // Rejections: tampered body, wrong secret, stale, future, malformed, missing.
       const bad: [string, Record<string, string>][] = [
         [a.replace('name', 'NAME'), { 'bolag-signature': sign(a, [SECRET_NEW]) }],
@@ -98,15 +100,16 @@ describe.skipIf(!BUILT)('bolag listen', { timeout: 30_000 }, () => {
         const r = await post(`${l.url}hook`, body, headers);
         expect(r.status, JSON.stringify(headers)).toBe(400);
       }
-      await waitFor(() => jsonLines(l.out()).length >= 3, { what: 'three events' });
+      await waitFor(() => l.out().split('\n').length > 4, { what: 'four events' });
       const printed = jsonLines(l.out());
-      expect(printed.map((e) => e.id)).toEqual([idOf(a), idOf(b), idOf(c)]);
+      expect(printed.map((e) => e.id)).toEqual([idOf(a), idOf(b), idOf(c), 'evt_not_json']);
+      expect(printed[3]).toMatchObject({ raw: 'not json' });
       expect(l.out().split('\n')[0]).toBe(a);
       const { exitCode } = await l.stop();
       expect(exitCode).toBe(130);
       expect(l.err()).toContain('no matching signature');
       expect(l.err()).toContain('timestamp outside the tolerance');
-      expect(jsonLines(l.out())).toHaveLength(3);
+      expect(jsonLines(l.out())).toHaveLength(4);
     } finally {
       l.proc.kill('SIGKILL');
     }

@@ -2,15 +2,19 @@
 // one JSON line otherwise.
 import type { ReceivedDelivery } from '../../../webhooks/receiver/receiver.js';
 
-/** The event as a single line: the bytes as received when they already are one line. */
+/**
+ * The event as a single JSON line: the bytes as received when they already are one; a body that
+ * is not JSON (signed all the same) wrapped as `{id, type, raw}`, so that a pipe into jq holds.
+ */
 export function jsonlLine(d: ReceivedDelivery): string {
   const text = d.raw.toString('utf8');
-  if (!text.includes('\n')) return `${text}\n`;
+  let parsed: unknown;
   try {
-    return `${JSON.stringify(JSON.parse(text))}\n`;
+    parsed = JSON.parse(text);
   } catch {
     return `${JSON.stringify({ id: d.eventId, type: d.eventType, raw: text })}\n`;
   }
+  return text.includes('\n') || text.includes('\r') ? `${JSON.stringify(parsed)}\n` : `${text}\n`;
 }
 
 function summary(d: ReceivedDelivery): string {
