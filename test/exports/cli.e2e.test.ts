@@ -263,6 +263,10 @@ describe('bolag export create|get|wait|download', () => {
     const missing = await bolag(['export', 'get', 'exp_nope']);
     expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toMatch(/req_/);
+    // An unknown export to download: 404, and no folder made for it.
+    const nothing = await bolag(['export', 'download', 'exp_nope', '--out', 'never-made']);
+    expect(nothing.exitCode).toBe(4);
+    expect(existsSync(join(work, 'never-made'))).toBe(false);
   }, 60_000);
 });
 

@@ -89,8 +89,10 @@ export async function exportRun(opts: ExportOptions): Promise<void> {
       return printRecord(factory, done, opts.recordFormat);
     }
     case 'download': {
+      // The export first: an unknown id (404) leaves no folder behind.
+      const first = (await client.get<{ data: ExportRecord }>(path(action.id), { signal })).data.data;
       await prepareOutDir(outDir, opts.outDir);
-      const done = await guard(`bolag export download ${action.id}${outFlag}`, () => waitForExport(action.id, null, { client, io, signal }));
+      const done = await guard(`bolag export download ${action.id}${outFlag}`, () => waitForExport(action.id, first, { client, io, signal }));
       const paths = await guard(`bolag export download ${action.id}${outFlag}`, () => downloadExport(done, { client, io, signal, outDir }));
       return printPaths(factory, paths);
     }
