@@ -187,6 +187,8 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     // commander's suggestion on the error's line, not one of its own.
     [['search', '--countt'], /^error: unknown option '--countt' \(Did you mean one of --count, --county\?\)$/],
     [['serach', 'bygg'], /^error: unknown command 'serach' \(Did you mean search\?\)$/],
+    // A switch and its negation: refused as any flag given twice, not the last one kept.
+    [['search', '--f-skatt', '--no-f-skatt'], /^error: --f-skatt or --no-f-skatt is given twice; give one of them once\.$/],
   ])('usage error %j exits 2 before any request, in one line', async (args, message) => {
     const r = await bolag(args as string[], { env: serverEnv({ url: 'http://127.0.0.1:1/api/public/v1', key: 'k' }) });
     expect(r.exitCode).toBe(2);

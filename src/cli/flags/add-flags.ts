@@ -21,6 +21,14 @@ export function addParamFlags(cmd: Command, flags: readonly ParamFlag[], opts: A
       const negative = new Option(`--no-${flag.name}`, `The opposite of --${flag.name}`).hideHelp();
       if (opts.group) positive.helpGroup(opts.group);
       cmd.addOption(positive).addOption(negative);
+      // Given twice (`--f-skatt --no-f-skatt`): an error, as for any other flag, where commander
+      // kept the last and the search silently lost the first.
+      let given = false;
+      const once = () => {
+        if (given) cmd.error(`error: --${flag.name} or --no-${flag.name} is given twice; give one of them once.`, { exitCode: 2, code: 'commander.invalidArgument' });
+        given = true;
+      };
+      cmd.on(`option:${flag.name}`, once).on(`option:no-${flag.name}`, once);
       continue;
     }
     const option = new Option(`--${flag.name} ${flag.valueName}`, description);
