@@ -98,6 +98,9 @@ _bolag; printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(await complete('bolag', '--profile', 'x', 'config', '')).toEqual(['get', 'set', 'unset', 'list']);
     expect(await complete('bolag', 'search', '--no-f-sk')).toEqual(['--no-f-skatt']);
     expect((await complete('bolag', 'search', '--category', '')).length).toBeGreaterThan(10);
+    // A list value: completed after its last comma, the values before it kept.
+    expect(await complete('bolag', 'webhooks', 'create', '--events', 'company.created,company.st')).toEqual(['company.created,company.status_changed']);
+    expect(await complete('bolag', 'search', '--status', 'aktiv,kon')).toEqual(['aktiv,konkurs']);
   });
 
   it.runIf(hasShell('zsh'))('the zsh script parses (zsh -n)', async () => {

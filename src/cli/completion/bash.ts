@@ -87,7 +87,9 @@ _bolag() {
   COMPREPLY=()
   if [[ "$prev" == -* ]] && _bolag_takes_value "$cmdpath" "$prev"; then
     if values="$(_bolag_values "$cmdpath" "$prev")"; then
-      COMPREPLY=($(compgen -W "$values" -- "$cur"))
+      # A list value (--county 01,14): the part after the last comma, the rest kept before it.
+      if [[ "$cur" == *,* ]]; then COMPREPLY=($(compgen -W "$values" -P "\${cur%,*}," -- "\${cur##*,}"))
+      else COMPREPLY=($(compgen -W "$values" -- "$cur")); fi
       for j in "\${!COMPREPLY[@]}"; do COMPREPLY[j]="\${COMPREPLY[j]// /\\\\ }"; done
     else
       COMPREPLY=($(compgen -f -- "$cur"))
