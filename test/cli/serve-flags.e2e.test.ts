@@ -8,6 +8,7 @@
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, binaryScratch, cleanEnv } from '../cli/helpers.js';
@@ -53,6 +54,15 @@ describe('bolag serve refuses values it cannot use (exit 2, one line)', () => {
       expect(r.stderr, name).not.toMatch(/listening on/);
       expect(r.exitCode, name).toBe(2);
     }
+  }, 60_000);
+});
+
+describe('bolag serve --processes past four a core', () => {
+  it('is refused before a process is forked (exit 2, one line)', async () => {
+    const most = Math.max(8, 4 * availableParallelism());
+    const r = await serveExit('processes-many', ['--port', '0', '--processes', String(most + 1)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`error: Invalid --processes: ${most + 1}; it must be from 1 to ${most}.`]);
   }, 60_000);
 });
 

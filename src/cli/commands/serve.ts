@@ -30,6 +30,13 @@ const wholeNumber = (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =
   return n;
 };
 
+/**
+ * Four processes a core, at least 8: more only share the same cores, and each holds its own
+ * memory and database connections (an exploratory run's --processes 1000 swapped the machine to
+ * a halt, load 600).
+ */
+const MAX_PROCESSES = Math.max(8, 4 * availableParallelism());
+
 export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Promise<void>): Command {
   return new Command('serve')
     .summary('Run the Company Data Service')
@@ -49,9 +56,9 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
     .addOption(new Option('--webhook-disable-after <seconds>', 'Seconds a failing webhook has before it is disabled').argParser(wholeNumber('--webhook-disable-after', 0)))
     .addOption(new Option('--export-part-rows <n>', 'Rows per export file part (default 100000)').argParser(wholeNumber('--export-part-rows', 1)))
     .addOption(
-      new Option('--processes <n>', 'Server processes sharing the port and the database (1: this process alone)')
+      new Option('--processes <n>', `Server processes sharing the port and the database (1: this process alone; at most ${MAX_PROCESSES})`)
         .default(availableParallelism(), 'the number of cores')
-        .argParser(wholeNumber('--processes', 1)),
+        .argParser(wholeNumber('--processes', 1, MAX_PROCESSES)),
     )
     .addOption(new Option('--rate-limit <n>', 'Requests per API key per minute; 0 turns the limit off').argParser(wholeNumber('--rate-limit', 0)))
     .addHelpText(
