@@ -85,11 +85,24 @@ export const FILTER_PARAMS = {
   exclude_advertising_blocked: booleanParam('Exclude companies with an advertising block (mandatory for marketing use).'),
 } as const;
 
+/**
+ * Fields a record has only when the query asks for them: named in `fields`, each needs what
+ * brings it (they follow near and expand anyway; a client that names them is not refused).
+ */
+const CONDITIONAL_FIELDS = { distance_km: 'near', latest_financials: 'expand=latest_financials' } as const;
+
 const fieldsParam = listParam(
   'Company fields to return (comma-separated); id is always included.',
-  (s) => ((COMPANY_FIELDS as readonly string[]).includes(s) ? s : null),
-  `one of ${COMPANY_FIELDS.join(', ')}`,
+  (s) => ((COMPANY_FIELDS as readonly string[]).includes(s) || s in CONDITIONAL_FIELDS ? s : null),
+  `one of ${COMPANY_FIELDS.join(', ')}, or with near / expand=latest_financials: ${Object.keys(CONDITIONAL_FIELDS).join(', ')}`,
 );
+
+/** `fields` naming a conditional field without what brings it, as a message; null when none does. */
+export function conditionalFieldMissing(fields: readonly string[] | undefined, has: { near: boolean; expand: readonly string[] }): string | null {
+  if (fields?.includes('distance_km') && !has.near) return `distance_km needs ${CONDITIONAL_FIELDS.distance_km}`;
+  if (fields?.includes('latest_financials') && !has.expand.includes('latest_financials')) return `latest_financials needs ${CONDITIONAL_FIELDS.latest_financials}`;
+  return null;
+}
 
 /** Presentation and paging: what shapes the answer, not which companies are in it. */
 export const OUTPUT_PARAMS = {
@@ -149,6 +162,8 @@ function crossRules({ value: v, issues }: RuleContext): void {
     if (key === 'distance' && v.near === undefined) fail('sort', 'distance needs near');
   }
   if (v.expand && v.expand.length > 1) fail('expand', 'takes one value');
+  const missing = conditionalFieldMissing(v.fields, { near: v.near !== undefined, expand: v.expand ?? [] });
+  if (missing) fail('fields', missing);
 }
 
 export const FILTERS_SCHEMA = z

@@ -65,6 +65,8 @@ const cases: [string, string, string][] = [
   ['category=spaceships', 'category', 'unknown category'],
   ['sni=1234567', 'sni', 'SNI prefix over 5 digits'],
   ['fields=name,password', 'fields', 'unknown field'],
+  ['fields=name,distance_km', 'fields', 'distance_km named without near'],
+  ['fields=latest_financials', 'fields', 'latest_financials named without expand'],
   ['expand=owners', 'expand', 'unknown expand'],
   ['cursor=', 'cursor', 'empty cursor'],
   ['cursor=abc', 'cursor', 'malformed cursor'],
@@ -89,6 +91,20 @@ describe('GET /companies: each rule is a 400 naming its parameter', () => {
   it('GET /companies/{id} validates fields and expand', async () => {
     expectError(await get(s, '/companies/c_0000001?fields=nope', s.key), 400, 'invalid_parameter', 'fields');
     expectError(await get(s, '/companies/c_0000001?expand=owners', s.key), 400, 'invalid_parameter', 'expand');
+    expectError(await get(s, '/companies/c_0000001?fields=name,distance_km', s.key), 400, 'invalid_parameter', 'fields');
+    const withFinancials = await get(s, '/companies/c_0000001?fields=name,latest_financials&expand=latest_financials', s.key);
+    expect(withFinancials.status).toBe(200);
+    expect(Object.keys(withFinancials.body.data).sort()).toEqual(['id', 'latest_financials', 'name']);
+  });
+
+  it('fields may name distance_km with near and latest_financials with expand, the fields that follow them (contract §2.3)', async () => {
+    const r = await get(s, '/companies?near=59.33,18.06&radius_km=50&sort=distance&fields=name,distance_km&limit=3', s.key);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data.length).toBeGreaterThan(0);
+    for (const c of r.body.data) expect(Object.keys(c).sort()).toEqual(['distance_km', 'id', 'name']);
+    const f = await get(s, '/companies?fields=latest_financials&expand=latest_financials&limit=2', s.key);
+    expect(f.status, JSON.stringify(f.body)).toBe(200);
+    for (const c of f.body.data) expect(Object.keys(c).sort()).toEqual(['id', 'latest_financials']);
   });
 
   it('accepts the lenient spellings the contract allows', async () => {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { pickFields } from '../../core/company.js';
 import { ApiError } from '../../core/errors.js';
-import { OUTPUT_PARAMS, SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../core/search-params.js';
+import { conditionalFieldMissing, OUTPUT_PARAMS, SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../core/search-params.js';
 import { LIMITS } from '../../core/values.js';
 import { CATEGORIES } from '../../reference/categories.js';
 import { guard } from '../auth.js';
@@ -11,7 +11,14 @@ import type { ServerContext } from '../../app/context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { parseQuery } from '../../core/validate.js';
 
-const ONE_COMPANY_QUERY = z.strictObject({ fields: OUTPUT_PARAMS.fields, expand: OUTPUT_PARAMS.expand }).partial();
+const ONE_COMPANY_QUERY = z
+  .strictObject({ fields: OUTPUT_PARAMS.fields, expand: OUTPUT_PARAMS.expand })
+  .partial()
+  .superRefine((v, issues) => {
+    // One company is read without near: it never has a distance_km.
+    const missing = conditionalFieldMissing(v.fields, { near: false, expand: v.expand ?? [] });
+    if (missing) issues.addIssue({ code: 'custom', path: ['fields'], message: missing });
+  });
 const NO_QUERY = z.strictObject({});
 
 /** Counting never starts with less than this, however long the search took. */
