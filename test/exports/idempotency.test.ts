@@ -30,6 +30,9 @@ describe('Idempotency-Key', () => {
     expect(again.status).toBe(202);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
+    // Headers too: Request-Id is the body's meta.request_id, on the replay as on every answer.
+    expect(first.headers.get('request-id')).toBe(first.body.meta.request_id);
+    expect(again.headers.get('request-id')).toBe(first.body.meta.request_id);
     // Key order in the body does not make it another request.
     const reordered = await api(t, key, 'POST', '/exports', { filters: { f_skatt: true, county: '14' }, format: 'csv' }, { 'idempotency-key': 'k-same' });
     expect(reordered.body).toEqual(first.body);

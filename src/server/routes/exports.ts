@@ -45,7 +45,16 @@ export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
       return { ...(response ?? respond(e)), kept: reservation !== null };
     });
     const id = (result.body as { data: { id: string } }).data.id;
-    if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+    // The identical response (contract §2.6), its Request-Id the body's, as on every answer
+    // (§2.1): the first request's. This request's own id is in the log.
+    if (result.replayed) {
+      reply.header('Idempotent-Replayed', 'true');
+      const original = (result.body as { meta?: { request_id?: unknown } }).meta?.request_id;
+      if (typeof original === 'string') {
+        reply.header('Request-Id', original);
+        request.log.info({ replay_of: original }, 'idempotent replay');
+      }
+    }
     return reply.code(result.status).header('Location', `${ctx.baseUrl()}/exports/${id}`).send(result.body);
   });
 
