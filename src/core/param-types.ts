@@ -10,7 +10,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function booleanParam(description: string) {
   return z
-    .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'must be true or false' })
+    // In any case (`TRUE`, `False`), as every other closed value set is read.
+    .union([z.boolean(), z.string().transform((v) => v.toLowerCase()).pipe(z.enum(['true', 'false', '1', '0']))], { error: 'must be true or false' })
     .transform((v) => v === true || v === 'true' || v === '1')
     .meta({ description });
 }
