@@ -28,6 +28,16 @@ describe('webhook endpoints', () => {
     const got = await call(s.url, keyA, 'GET', `/webhooks/${w.id}`);
     expect(got.status).toBe(200);
     expect(got.body.data.secret).toBeUndefined();
+    // Location names the webhook made, as POST /exports's does its export.
+    const located = await fetch(`${s.url}/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keyA}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, url: 'https://hooks.example.com/located' }),
+    });
+    expect(located.status).toBe(201);
+    const made = ((await located.json()) as { data: { id: string } }).data;
+    expect(located.headers.get('location')).toBe(`${s.url}/webhooks/${made.id}`);
+    expect((await call(s.url, keyA, 'DELETE', `/webhooks/${made.id}`)).status).toBe(200);
     expect(JSON.stringify(got.body)).not.toContain(w.secret);
     const list = await call(s.url, keyA, 'GET', '/webhooks');
     expect(list.body.data.map((x: { id: string }) => x.id)).toContain(w.id);

@@ -86,7 +86,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     if (!(await store.webhooks.create(webhook, { maxPerAccount: max }))) {
       throw new ApiError('plan_required', `An account can have at most ${max} webhooks; delete one (DELETE /webhooks/{id}) before creating another.`);
     }
-    reply.code(201);
+    reply.code(201).header('Location', `${ctx.baseUrl()}/webhooks/${webhook.id}`);
     return { data: presentWebhook(webhook, { withSecret: true }), meta: meta(request) };
   });
 
