@@ -209,6 +209,32 @@ describe('webhook endpoints', () => {
     expect((await call(s.url, reader, 'PATCH', `/webhooks/${exportHook.id}`, { url: 'https://elsewhere.example.com/' })).status).toBe(200);
   });
 
+  it('lists in pages, as every list response (spec §2.2): all of them by default, limit and cursor as asked', async () => {
+    const key = await newKey(s.store, 'paged-account');
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await call(s.url, key, 'POST', '/webhooks', { url: `https://hooks.example.com/paged/${i}`, events: ['company.updated'] })).body.data.id);
+    const all = await call(s.url, key, 'GET', '/webhooks');
+    expect(all.body.pagination).toEqual({ limit: 100, has_more: false });
+    // Creation order (ids break ties within a millisecond).
+    const listed = all.body.data.map((w: { id: string }) => w.id) as string[];
+    expect([...listed].sort()).toEqual([...made].sort());
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call(s.url, key, 'GET', `/webhooks?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expect(page.status).toBe(200);
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.data.map((w: { id: string }) => w.id));
+      cursor = page.body.pagination.next_cursor;
+      expect(page.body.pagination.has_more).toBe(cursor !== undefined);
+    } while (cursor !== undefined);
+    expect(seen).toEqual(listed);
+    // Another account's cursor, or one altered, is refused.
+    const first = (await call(s.url, key, 'GET', '/webhooks?limit=1')).body.pagination.next_cursor as string;
+    expect((await call(s.url, keyB, 'GET', `/webhooks?cursor=${encodeURIComponent(first)}`)).body.error).toMatchObject({ code: 'invalid_parameter', param: 'cursor' });
+    expect((await call(s.url, key, 'GET', '/webhooks?limit=0')).body.error).toMatchObject({ code: 'invalid_parameter', param: 'limit' });
+  });
+
   it("never shows another account's webhook", async () => {
     const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
     const list = await call(s.url, keyB, 'GET', '/webhooks');

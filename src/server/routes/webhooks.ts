@@ -21,12 +21,16 @@ import { parseBody, parseQuery } from '../../core/validate.js';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
-const DELIVERIES_QUERY = z
+const PAGE_QUERY = z
   .strictObject({
     limit: integerParam('Page size.', LIMITS.limitMin, LIMITS.limitMax),
     cursor: z.string().min(1).max(500),
   })
   .partial();
+
+/** (created_at, id) in code-unit order: the order GET /webhooks pages in, whatever the database's collation. */
+const byCreation = (a: { created_at: string; id: string }, b: { created_at: string; id: string }) =>
+  a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
 const NO_BODY = z.strictObject({});
 
@@ -90,12 +94,24 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     return { data: presentWebhook(webhook, { withSecret: true }), meta: meta(request) };
   });
 
+  // A list response pages as the others do (spec §2.2); by default a page holds as many as an
+  // account may have (100), so most accounts see every webhook at once.
   api.get('/webhooks', { preHandler }, async (request) => {
-    parseQuery(z.strictObject({}), request.query);
+    const query = parseQuery(PAGE_QUERY, request.query);
     const { account } = principalOf(request);
+    const limit = query.limit ?? LIMITS.limitMax;
+    const after = query.cursor === undefined ? undefined : decodeAfterCursor(ctx, LIST_CURSOR, account.id, query.cursor);
+    const all = (await store.webhooks.list(account.id)).sort(byCreation);
+    const rest = after === undefined ? all : all.filter((w) => byCreation(w, after) > 0);
+    const page = rest.slice(0, limit);
+    const hasMore = rest.length > limit;
     const now = new Date();
-    const hooks = await Promise.all((await store.webhooks.list(account.id)).map((w) => refreshHealth(store, w, now, disableAfter())));
-    return { data: hooks.map((w) => presentWebhook(w)), meta: meta(request) };
+    const hooks = await Promise.all(page.map((w) => refreshHealth(store, w, now, disableAfter())));
+    return {
+      data: hooks.map((w) => presentWebhook(w)),
+      pagination: { limit, has_more: hasMore, ...(hasMore ? { next_cursor: encodeAfterCursor(ctx, LIST_CURSOR, account.id, page[page.length - 1]) } : {}) },
+      meta: meta(request),
+    };
   });
 
   api.get<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
@@ -163,36 +179,39 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
   });
 
   api.get<{ Params: { id: string } }>('/webhooks/:id/deliveries', { preHandler }, async (request) => {
-    const query = parseQuery(DELIVERIES_QUERY, request.query);
+    const query = parseQuery(PAGE_QUERY, request.query);
     const webhook = await own(request);
     const limit = query.limit ?? LIMITS.limitDefault;
-    const before = query.cursor === undefined ? undefined : decodeDeliveryCursor(ctx, webhook.id, query.cursor);
+    const before = query.cursor === undefined ? undefined : decodeAfterCursor(ctx, DELIVERIES_CURSOR, webhook.id, query.cursor);
     const rows = await store.webhooks.listDeliveries(webhook.id, limit + 1, before);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const hasMore = rows.length > limit;
     return {
       data: page.map(presentDelivery),
-      pagination: { limit, has_more: hasMore, ...(hasMore ? { next_cursor: encodeDeliveryCursor(ctx, webhook.id, last) } : {}) },
+      pagination: { limit, has_more: hasMore, ...(hasMore ? { next_cursor: encodeAfterCursor(ctx, DELIVERIES_CURSOR, webhook.id, last) } : {}) },
       meta: meta(request),
     };
   });
 }
 
-const CURSOR_PURPOSE = 'deliveries';
+/** A cursor's purpose, signed with it: one of a list is no cursor of another. */
+const DELIVERIES_CURSOR = 'deliveries';
+const LIST_CURSOR = 'webhooks';
 
-function encodeDeliveryCursor(ctx: ServerContext, webhookId: string, last: { created_at: string; id: string }): string {
-  const payload = Buffer.from(JSON.stringify({ w: webhookId, c: last.created_at, i: last.id })).toString('base64url');
-  return `${payload}.${ctx.signer.sign(CURSOR_PURPOSE, payload)}`;
+/** A signed position after `last` in a list of `scope` (a webhook's deliveries, an account's webhooks). */
+function encodeAfterCursor(ctx: ServerContext, purpose: string, scope: string, last: { created_at: string; id: string }): string {
+  const payload = Buffer.from(JSON.stringify({ w: scope, c: last.created_at, i: last.id })).toString('base64url');
+  return `${payload}.${ctx.signer.sign(purpose, payload)}`;
 }
 
-function decodeDeliveryCursor(ctx: ServerContext, webhookId: string, cursor: string): { created_at: string; id: string } {
-  const invalid = () => new ApiError('invalid_parameter', 'Invalid cursor: it is malformed, altered, or from another webhook.', 'cursor');
+function decodeAfterCursor(ctx: ServerContext, purpose: string, scope: string, cursor: string): { created_at: string; id: string } {
+  const invalid = () => new ApiError('invalid_parameter', `Invalid cursor: it is malformed, altered, or from another ${purpose === LIST_CURSOR ? 'list' : 'webhook'}.`, 'cursor');
   const [payload, signature, extra] = cursor.split('.');
-  if (!payload || !signature || extra !== undefined || !ctx.signer.verify(CURSOR_PURPOSE, payload, signature)) throw invalid();
+  if (!payload || !signature || extra !== undefined || !ctx.signer.verify(purpose, payload, signature)) throw invalid();
   try {
     const parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { w?: unknown; c?: unknown; i?: unknown };
-    if (parsed.w !== webhookId || typeof parsed.c !== 'string' || typeof parsed.i !== 'string') throw invalid();
+    if (parsed.w !== scope || typeof parsed.c !== 'string' || typeof parsed.i !== 'string') throw invalid();
     return { created_at: parsed.c, id: parsed.i };
   } catch {
     throw invalid();

@@ -39,9 +39,17 @@ export async function webhooksRun(opts: WebhooksOptions): Promise<void> {
       return;
     }
     case 'list': {
-      const res = await wait(client.get<{ data: Row[] }>('/webhooks', { signal: interrupt }));
-      await showList(res.data.data, () => webhookTable(io.columns(), io.color));
-      if (res.data.data.length === 0) factory.notice('No webhooks yet: bolag webhooks create --url URL --events TYPES');
+      // Every page (an account's webhooks fit on one unless the server allows more than 100).
+      const rows: Row[] = [];
+      let cursor: string | undefined;
+      do {
+        const query = cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`;
+        const res = await wait(client.get<{ data: Row[]; pagination?: { next_cursor?: string } }>(`/webhooks${query}`, { signal: interrupt }));
+        rows.push(...res.data.data);
+        cursor = res.data.pagination?.next_cursor;
+      } while (cursor !== undefined);
+      await showList(rows, () => webhookTable(io.columns(), io.color));
+      if (rows.length === 0) factory.notice('No webhooks yet: bolag webhooks create --url URL --events TYPES');
       return;
     }
     case 'get': {
