@@ -9,6 +9,7 @@ import {
   PipeClosedError,
   UsageError,
 } from './errors/index.js';
+import { NotARegisterError } from '../store/not-a-register.js';
 
 export const EXIT = {
   ok: 0,
@@ -28,6 +29,7 @@ type ErrorClass = abstract new (...args: any[]) => Error;
 const TABLE: ReadonlyArray<readonly [ErrorClass, ExitCode]> = [
   [PipeClosedError, EXIT.ok],
   [UsageError, EXIT.usage],
+  [NotARegisterError, EXIT.usage],
   [InvalidRequestError, EXIT.usage],
   [AuthError, EXIT.auth],
   [NotFoundError, EXIT.notFound],

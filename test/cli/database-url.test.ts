@@ -1,5 +1,6 @@
 // --database-url (and DATABASE_URL) on the commands that open the register, and the password
 // of a database URL never shown.
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../exports/built.js';
 import { DATABASE_URL, dropSchema, freshSchemaUrl } from '../helpers/pg.js';
@@ -44,6 +45,25 @@ describe('--database-url', () => {
       expect(JSON.parse(String(before.stdout)).database).toMatch(/^PostgreSQL postgres:\/\//);
       for (const r of [made, listed, stats, before]) expect(`${r.stdout}${r.stderr}`).not.toContain('hunter2secret');
     } finally {
+      await dropSchema(schema);
+    }
+  });
+
+  it.skipIf(!DATABASE_URL)("refuses a schema of another program's tables untouched (exit 2)", async () => {
+    const { url, schema } = freshSchemaUrl();
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA "${schema}"; CREATE TABLE "${schema}".orders (id integer)`);
+      const r = await bolag(['db', 'stats', '--database-url', url]);
+      expect(r.exitCode).toBe(2);
+      expect(String(r.stderr).trim()).toBe(
+        `error: Schema ${schema} holds tables of something else (orders), not a bolag register; nothing in it was changed. Give the register a schema of its own: ?schema=bolag in --database-url.`,
+      );
+      const tables = await admin.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
+      expect(tables.rows.map((t) => t.table_name)).toEqual(['orders']);
+    } finally {
+      await admin.end();
       await dropSchema(schema);
     }
   });

@@ -4,7 +4,8 @@
 //   register is one whose creation was cut short;
 // - `bolag db stats` on a --db that is not there made an empty register there;
 // - `bolag admin keys create --plan` for an existing account on another plan was ignored.
-import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binaryScratch, bolag, cleanEnv } from './helpers.js';
@@ -42,6 +43,7 @@ describe('bolag admin keys create --plan', () => {
   it('sets the plan of a new account, and is refused for an existing account on another plan', async () => {
     const env = cleanEnv({ BOLAG_HOME: join(scratch(), 'home'), XDG_CONFIG_HOME: join(scratch(), 'config') });
     const db = join(scratch(), 'admin.db');
+    expect((await bolag(['db', 'seed', '--db', db, '--count', '20'], { env })).exitCode).toBe(0);
     const create = (...extra: string[]) => bolag(['admin', 'keys', 'create', '--db', db, '--scopes', 'companies:read', '--account', 'acme', ...extra], { env });
     const first = await create('--plan', 'free');
     expect(first.exitCode).toBe(0);
@@ -56,3 +58,51 @@ describe('bolag admin keys create --plan', () => {
   }, 60_000);
 });
 
+// Exploratory run, 2026-11-28: a mistyped --db gave `admin keys create` a new empty register and
+// a key no server knows; another program's SQLite file was migrated into a register; and a
+// revoke of an unknown key printed the whole key.
+describe('bolag admin keys and db stats on a --db that is no register', () => {
+  const env = () => cleanEnv({ BOLAG_HOME: join(scratch(), 'home'), XDG_CONFIG_HOME: join(scratch(), 'config') });
+
+  it('admin keys on a --db that is not there: an error, and no file made', async () => {
+    const missing = join(scratch(), 'typo', 'x.db');
+    for (const args of [['admin', 'keys', 'create', '--scopes', 'companies:read'], ['admin', 'keys', 'list']]) {
+      const r = await bolag([...args, '--db', missing], { env: env() });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(String(r.stderr).trim()).toBe(`error: No register at ${missing}. — check --db, or create one with bolag db seed or bolag serve`);
+      expect(String(r.stdout)).toBe('');
+    }
+    expect(existsSync(join(scratch(), 'typo'))).toBe(false);
+  });
+
+  it("another program's SQLite file is refused untouched, by every command", async () => {
+    const file = join(scratch(), 'other.db');
+    const other = new Database(file);
+    other.exec('CREATE TABLE orders (id INTEGER); INSERT INTO orders VALUES (1)');
+    other.close();
+    const changes = join(scratch(), 'changes.jsonl');
+    writeFileSync(changes, '{"org_nr":"556677-8899","name":"Exempel AB"}\n');
+    for (const args of [['db', 'stats'], ['admin', 'keys', 'list'], ['db', 'import', changes]]) {
+      const r = await bolag([...args, '--db', file], { env: env() });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(String(r.stderr).trim()).toBe(`error: ${file} is a SQLite database of something else (tables orders), not a bolag register; nothing in it was changed.`);
+    }
+    const after = new Database(file, { readonly: true });
+    try {
+      expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(['orders']);
+      expect(after.pragma('journal_mode', { simple: true })).toBe('delete');
+    } finally {
+      after.close();
+    }
+  });
+
+  it('admin keys revoke of a key it does not know shows the key by its prefix only', async () => {
+    const db = join(scratch(), 'revoke.db');
+    expect((await bolag(['db', 'seed', '--db', db, '--count', '20'], { env: env() })).exitCode).toBe(0);
+    const key = `bk_${'A1b2C3d4'.repeat(5)}xyz`;
+    const r = await bolag(['admin', 'keys', 'revoke', key, '--db', db], { env: env() });
+    expect(r.exitCode).toBe(4);
+    expect(String(r.stderr)).toContain(`No active key matches "${key.slice(0, 11)}…"`);
+    expect(String(r.stderr)).not.toContain(key.slice(11));
+  });
+});

@@ -3,6 +3,8 @@
 // migrates and the others wait, then find nothing left to do. The lock is global to the
 // database, not per schema, because the extensions it creates are shared by every schema.
 // Company tables use versions 1–99 (company-migrations.ts), the service's own 100 and up.
+import type pg from 'pg';
+import { NotARegisterError } from '../not-a-register.js';
 import { COMPANY_MIGRATIONS } from './company-migrations.js';
 import { ident, type PgDb } from './database.js';
 import { SERVICE_MIGRATIONS } from './service-migrations.js';
@@ -27,11 +29,30 @@ export function allMigrations(): PgMigration[] {
   return all;
 }
 
+/**
+ * A schema with tables of its own and none of ours is some other program's: not migrated into
+ * a register (`--database-url …/appdb` without `?schema=` lands in public).
+ */
+async function refuseForeignSchema(client: pg.PoolClient, schema: string): Promise<void> {
+  const tables = (
+    await client.query<{ name: string }>(
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY 1",
+      [schema],
+    )
+  ).rows.map((r) => r.name);
+  if (tables.length === 0 || tables.includes('schema_migrations')) return;
+  const shown = tables.slice(0, 3).join(', ') + (tables.length > 3 ? ', …' : '');
+  throw new NotARegisterError(
+    `Schema ${schema} holds tables of something else (${shown}), not a bolag register; nothing in it was changed. Give the register a schema of its own: ?schema=bolag in --database-url.`,
+  );
+}
+
 export async function migrate(db: PgDb): Promise<void> {
   const client = await db.pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
+      await refuseForeignSchema(client, db.schema);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(db.schema)}`);
       // Set again now that the schema exists, so unqualified names land in it.
       await client.query(`SET search_path TO ${db.schema === 'public' ? 'public' : `${ident(db.schema)}, public`}`);

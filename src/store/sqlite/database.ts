@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { NotARegisterError } from '../not-a-register.js';
 import { isLockHeldElsewhere, lockPath } from './file-lock.js';
 import { COMPANY_INDEXES, FINGERPRINTS_INDEX, MIGRATIONS, RETIRED_COMPANY_INDEXES } from './migrations.js';
 
@@ -11,6 +12,12 @@ export type Db = Database.Database;
 export function openDatabase(path: string, opts: { readonly?: boolean; bulkReader?: boolean } = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { readonly: opts.readonly ?? false });
+  try {
+    refuseForeignDatabase(db, path);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   // Set before the first table exists (no effect on an existing file): bigger pages make the
   // bulk index builds of a fresh register measurably cheaper.
   db.pragma('page_size = 16384');
@@ -25,6 +32,18 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
   db.pragma('temp_store = MEMORY');
   if (!opts.readonly) migrate(db);
   return db;
+}
+
+/**
+ * A SQLite file with tables of its own and none of ours is some other program's database: it is
+ * not migrated into a register (nor switched to WAL), whatever command opened it. An empty file
+ * is a new register.
+ */
+function refuseForeignDatabase(db: Db, path: string): void {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  if (tables.length === 0 || tables.includes('schema_migrations')) return;
+  const shown = tables.slice(0, 3).join(', ') + (tables.length > 3 ? ', …' : '');
+  throw new NotARegisterError(`${path} is a SQLite database of something else (tables ${shown}), not a bolag register; nothing in it was changed.`);
 }
 
 /** How long a process opening a new file waits for another switching it to WAL at the same moment. */

@@ -3,10 +3,14 @@ import { openStore } from '../../../store/open-store.js';
 import type { Store } from '../../../store/store.js';
 import { NotFoundError, UsageError } from '../../errors/index.js';
 import type { Factory } from '../../factory.js';
+import { refuseMissingRegister } from '../db/open.js';
 import type { AdminKeysCreateOptions } from './options.js';
 
+/** The register the keys are in: one that is there (a mistyped --db made an empty one, and a key no server knows). */
 async function open(factory: Factory): Promise<Store> {
-  const store = await openStore((await factory.storeTarget()).location);
+  const target = await factory.storeTarget();
+  refuseMissingRegister(target);
+  const store = await openStore(target.location);
   factory.defer(() => store.close());
   return store;
 }
@@ -44,9 +48,15 @@ export async function adminKeysRevokeRun(opts: { factory: Factory; key: string }
     const found = await store.accounts.findKeyByHash(hashKey(opts.key));
     if (found) revoked = await store.accounts.revokeKey(found.id);
   }
-  if (!revoked) throw notFound(`No active key matches "${opts.key}".`);
+  // A whole key is named by its prefix only: this line lands in shell histories and CI logs, and
+  // a key of another environment is live there.
+  const named = opts.key.startsWith('bk_') && opts.key.length > KEY_SHOWN ? `${opts.key.slice(0, KEY_SHOWN)}…` : opts.key;
+  if (!revoked) throw notFound(`No active key matches "${named}".`);
   opts.factory.notice('Revoked.');
 }
+
+/** Characters of a key an error shows: its prefix, as `admin keys list` shows it. */
+const KEY_SHOWN = 11;
 
 /** Not an HTTP error, but the same outcome and exit code as a 404. */
 function notFound(message: string): NotFoundError {
