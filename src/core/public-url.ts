@@ -23,11 +23,14 @@ export function publicApiBase(value: string): string {
   } catch {
     throw new PublicUrlError(`"${value}" is not an absolute URL; give the service's address, e.g. https://api.example.se or https://example.se/bolag.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PublicUrlError(`"${value}" is not an http or https URL.`);
+  // Errors show the URL without its password: they land in shell histories and logs.
+  const masked = value.replace(`:${url.password}@`, ':***@');
+  const shown = url.password === '' ? value : masked !== value ? masked : `${url.protocol}//${url.username}:***@${url.host}${url.pathname}`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PublicUrlError(`"${shown}" is not an http or https URL.`);
   // new URL() drops an empty "?" or "#", so look at what was typed too.
-  if (url.search !== '' || typed.includes('?')) throw new PublicUrlError(`"${value}" has a query string; give the address without "?…".`);
-  if (url.hash !== '' || typed.includes('#')) throw new PublicUrlError(`"${value}" has a fragment; give the address without "#…".`);
-  if (url.username !== '' || url.password !== '') throw new PublicUrlError(`"${value}" carries a user name or password; links are handed to clients, so leave them out.`);
+  if (url.search !== '' || typed.includes('?')) throw new PublicUrlError(`"${shown}" has a query string; give the address without "?…".`);
+  if (url.hash !== '' || typed.includes('#')) throw new PublicUrlError(`"${shown}" has a fragment; give the address without "#…".`);
+  if (url.username !== '' || url.password !== '') throw new PublicUrlError(`"${shown}" carries a user name or password; links are handed to clients, so leave them out.`);
   return `${url.origin}${withApiPrefix(url.pathname)}`;
 }
 

@@ -39,6 +39,19 @@ describe('publicApiBase: --public-url as operators type it', () => {
     expect(() => publicApiBase(typed)).toThrow(message);
   });
 
+  it('never shows the password it refuses, whatever else is wrong and however it is written', () => {
+    for (const typed of ['https://user:hunter2@example.se', 'https://user:hunter2@example.se/x?y=1', 'https://user:hunter2@example.se/#a', 'https://user:hünter2 x@example.se']) {
+      let message = '';
+      try {
+        publicApiBase(typed);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message, typed).toMatch(/:\*\*\*@example\.se/);
+      expect(message, typed).not.toMatch(/hunter2|h%C3%BCnter2|hünter2/);
+    }
+  });
+
   it('serviceRoot strips the version prefix: where /docs lives', () => {
     expect(serviceRoot('https://example.se/bolag/api/public/v1')).toBe('https://example.se/bolag');
     expect(serviceRoot('http://127.0.0.1:8080/api/public/v1')).toBe('http://127.0.0.1:8080');
