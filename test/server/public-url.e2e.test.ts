@@ -86,10 +86,12 @@ describe('bolag serve --public-url', () => {
     }
   }, 120_000);
 
-  it('takes a mount point behind a proxy and says where links point', async () => {
+  it.each([['1'], ['2']])('takes a mount point behind a proxy and says where it listens and where links point (--processes %s)', async (processes) => {
     const port = await freePort();
-    const { proc, stderr } = await serve(['--port', String(port), '--public-url', 'https://example.se/bolag/']);
+    const { proc, stderr } = await serve(['--port', String(port), '--processes', processes, '--public-url', 'https://example.se/bolag/']);
     try {
+      // The address it is bound to, not the public one (with several processes it was the public one).
+      expect(stderr()).toMatch(new RegExp(`^bolag serve: listening on http://127\\.0\\.0\\.1:${port}/api/public/v1 `, 'm'));
       expect(stderr()).toContain('bolag serve: links point to https://example.se/bolag/api/public/v1');
       expect(stderr()).toContain('bolag serve: API reference at https://example.se/bolag/docs');
     } finally {

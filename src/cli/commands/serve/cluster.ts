@@ -11,12 +11,13 @@ import { SEED_WAIT, seedProgress } from '../db/seed-progress.js';
 import type { ServeOptions } from './options.js';
 
 /** What a worker process tells the primary. */
-export type WorkerMessage = { type: 'listening'; url: string } | { type: 'failed'; message: string };
+/** `url`: where links point (the public URL when given); `listenUrl`: the address the process is bound to. */
+export type WorkerMessage = { type: 'listening'; url: string; listenUrl: string } | { type: 'failed'; message: string };
 
 export const ROLE_ENV = 'BOLAG_SERVE_PROCESS';
 const RESTART_DELAY_MS = 250;
 
-export async function servePrimary(opts: ServeOptions): Promise<{ apiKey?: string; url: string; stopped: Promise<void> }> {
+export async function servePrimary(opts: ServeOptions): Promise<{ apiKey?: string; url: string; listenUrl: string; stopped: Promise<void> }> {
   const f = opts.factory;
   const store = await openStore(opts.target.location);
   let apiKey: string | undefined;
@@ -31,9 +32,9 @@ export async function servePrimary(opts: ServeOptions): Promise<{ apiKey?: strin
   const workers = new Map<number, Worker>(); // role → process
   const listened = new Set<number>();
   let stopping = false;
-  let firstUrl: (url: string) => void;
+  let firstUrl: (urls: { url: string; listenUrl: string }) => void;
   let failed: (e: Error) => void;
-  const url = new Promise<string>((resolve, reject) => {
+  const urls = new Promise<{ url: string; listenUrl: string }>((resolve, reject) => {
     firstUrl = resolve;
     failed = reject;
   });
@@ -52,7 +53,7 @@ export async function servePrimary(opts: ServeOptions): Promise<{ apiKey?: strin
     w.on('message', (m: WorkerMessage) => {
       if (m.type === 'listening') {
         listened.add(role);
-        firstUrl(m.url);
+        firstUrl({ url: m.url, listenUrl: m.listenUrl });
       } else if (m.type === 'failed') {
         failed(new Error(m.message));
       }
@@ -82,7 +83,7 @@ export async function servePrimary(opts: ServeOptions): Promise<{ apiKey?: strin
   f.interrupt.addEventListener('abort', onSignal, { once: true });
   for (let i = 0; i < opts.processes; i++) fork(i);
   try {
-    return { apiKey, url: await url, stopped: stopped.finally(() => process.off('SIGTERM', onSignal)) };
+    return { apiKey, ...(await urls), stopped: stopped.finally(() => process.off('SIGTERM', onSignal)) };
   } catch (e) {
     stopAll();
     await stopped;

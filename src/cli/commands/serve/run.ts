@@ -21,7 +21,7 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
 
   if (opts.processes > 1) {
     const cluster = await servePrimary(opts);
-    f.notice(`bolag serve: listening on ${cluster.url} (${opts.target.label}, ${opts.processes} processes)`);
+    f.notice(`bolag serve: listening on ${cluster.listenUrl} (${opts.target.label}, ${opts.processes} processes)`);
     announceDocs(opts, cluster.url);
     await announceKey(opts, cluster.url, cluster.apiKey);
     await cluster.stopped;
@@ -86,7 +86,7 @@ async function serveInWorker(opts: ServeOptions): Promise<void> {
     throw e;
   }
   opts.factory.defer(() => server.close());
-  send({ type: 'listening', url: server.url });
+  send({ type: 'listening', url: server.url, listenUrl: server.listenUrl });
   await waitForStop(opts.factory.interrupt);
   await server.close();
 }
