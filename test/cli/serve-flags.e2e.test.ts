@@ -111,3 +111,31 @@ describe('bolag serve --processes 1: SIGTERM on the first start', () => {
     expect(stderr).toMatch(/shutting down/);
   }, 120_000);
 });
+
+describe('a first start on a second register', () => {
+  it('keeps the profile "local" of the first as local-previous, and says so', async () => {
+    // Exploratory run, 2026-11-28: the second start replaced "local" and its key, stored nowhere else.
+    const start = async (db: string) => {
+      const child = execa('node', [BIN, 'serve', '--processes', '1', '--port', '0', '--seed-count', '100', '--db', join(scratch(), db)], { reject: false, extendEnv: false, env: env('two-registers') });
+      let stderr = '';
+      let stdout = '';
+      await new Promise<void>((resolve, reject) => {
+        const check = () => /listening on/.test(stderr) && /^bk_\S+\n/.test(stdout) && resolve();
+        child.stderr!.on('data', (c: Buffer) => ((stderr += c.toString()), check()));
+        child.stdout!.on('data', (c: Buffer) => ((stdout += c.toString()), check()));
+        child.on('exit', () => reject(new Error(`serve exited early: ${stderr}`)));
+      });
+      child.kill('SIGTERM');
+      await child;
+      return { key: stdout.trim(), stderr };
+    };
+    const first = await start('one.db');
+    const second = await start('two.db');
+    expect(second.key).not.toBe(first.key);
+    expect(second.stderr).toContain('is kept as "local-previous"');
+    const keyOf = async (profile: string) =>
+      String((await execa('node', [BIN, 'config', 'get', 'api_key', '--profile', profile], { reject: false, extendEnv: false, env: env('two-registers') })).stdout).trim();
+    expect(await keyOf('local')).toBe(second.key);
+    expect(await keyOf('local-previous')).toBe(first.key);
+  }, 120_000);
+});

@@ -70,9 +70,24 @@ async function announceKey(opts: ServeOptions, url: string, apiKey: string | und
   if (!apiKey) return;
   const f = opts.factory;
   const config = await f.config();
+  // A "local" of another register (another --db, another start) is kept, not dropped without a
+  // word: its key is stored nowhere else.
+  const before = config.profile('local');
+  let kept = '';
+  if (before.api_key !== undefined && before.api_key !== apiKey) {
+    const name = freeProfileName(config, 'local-previous');
+    config.setProfile(name, before);
+    kept = ` The profile "local" it replaces (${before.base_url ?? 'no base URL'}) is kept as "${name}".`;
+  }
   config.setProfile('local', { base_url: url, api_key: apiKey });
-  f.io.stderr.write('Created the local account. Its API key (shown once; saved as the profile "local"):\n');
+  f.io.stderr.write(`Created the local account.${kept} Its API key (shown once; saved as the profile "local"):\n`);
   f.io.stdout.write(`${apiKey}\n`);
+}
+
+/** `base`, or `base-2`, `base-3`, … : the first name no profile has. */
+function freeProfileName(config: { has(name: string): boolean }, base: string): string {
+  if (!config.has(base)) return base;
+  for (let n = 2; ; n++) if (!config.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
 /** One process of a cluster: the database is ready (the primary prepared it); serve until told to stop. */
