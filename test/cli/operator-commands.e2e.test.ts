@@ -52,8 +52,10 @@ describe('bolag admin keys create --plan', () => {
     expect(other.exitCode).toBe(2);
     expect(String(other.stderr).trim()).toBe('error: Account "acme" exists on plan free; --plan sets the plan of a new account only.');
     expect(String(other.stdout)).toBe('');
-    // Without --plan, or with the account's own, another key for it.
-    expect((await create()).exitCode).toBe(0);
+    // Without --plan, or with the account's own, another key for it; a scope named twice is kept once.
+    expect((await create('--scopes', 'companies:read,companies:read')).exitCode).toBe(0);
+    const keys = String((await bolag(['admin', 'keys', 'list', '--db', db], { env })).stdout).trim().split('\n').map((l) => JSON.parse(l) as { scopes: string[] });
+    expect(keys.at(-1)!.scopes).toEqual(['companies:read']);
     expect((await create('--plan', 'free')).exitCode).toBe(0);
   }, 60_000);
 });

@@ -14,7 +14,7 @@ function parseScopes(value: string): Scope[] {
     }
   }
   if (scopes.length === 0) throw new UsageError('Invalid --scopes: give at least one scope.', { flag: '--scopes' });
-  return scopes as Scope[];
+  return [...new Set(scopes)] as Scope[]; // a scope named twice is kept once
 }
 
 export function buildAdminCommand(f: Factory): Command {
