@@ -48,6 +48,13 @@ describe('bolag serve refuses values it cannot use (exit 2, one line)', () => {
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: Invalid --port: 70000; it must be from 0 to 65535/)]);
   }, 60_000);
 
+  it('--host that is no address of this machine, before anything is created', async () => {
+    const r = await serveExit('no-such-host', ['--port', '0', '--host', '999.1.1.1']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual(['error: --host 999.1.1.1 is no address of this machine (ENOTFOUND); give one it has, e.g. 127.0.0.1 or 0.0.0.0 for all.']);
+    expect(existsSync(join(scratch(), 'no-such-host.db'))).toBe(false);
+  }, 60_000);
+
   it("'' where a number goes, and --processes 0", async () => {
     for (const [name, flags] of [['empty-parts', ['--export-part-rows', '']], ['empty-port', ['--port', '']], ['processes0', ['--port', '0', '--processes', '0']], ['empty-schedule', ['--port', '0', '--webhook-retry-schedule', '']]] as const) {
       const r = await serveExit(name, [...flags]);
