@@ -5,7 +5,7 @@
 // - `bolag db stats` on a --db that is not there made an empty register there;
 // - `bolag admin keys create --plan` for an existing account on another plan was ignored.
 import Database from 'better-sqlite3';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binaryScratch, bolag, cleanEnv } from './helpers.js';
@@ -96,6 +96,14 @@ describe('bolag admin keys and db stats on a --db that is no register', () => {
     } finally {
       after.close();
     }
+  });
+
+  it('a --db that is a folder: said with its path', async () => {
+    const folder = join(scratch(), 'a-folder');
+    mkdirSync(folder, { recursive: true });
+    const r = await bolag(['db', 'stats', '--db', folder], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stderr).trim()).toBe(`error: Cannot open the register ${folder} (unable to open database file): it is a folder; give the path of a file.`);
   });
 
   it('admin keys revoke of a key it does not know shows the key by its prefix only', async () => {

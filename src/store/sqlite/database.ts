@@ -1,7 +1,7 @@
 // Opens the embedded database: WAL for concurrent readers while one writer works, and the
 // migrations applied in order, each in its own transaction.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { NotARegisterError } from '../not-a-register.js';
 import { isLockHeldElsewhere, lockPath } from './file-lock.js';
@@ -11,17 +11,18 @@ export type Db = Database.Database;
 
 export function openDatabase(path: string, opts: { readonly?: boolean; bulkReader?: boolean } = {}): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { readonly: opts.readonly ?? false });
+  let db: Db | undefined;
   try {
+    db = new Database(path, { readonly: opts.readonly ?? false });
     refuseForeignDatabase(db, path);
+    // Set before the first table exists (no effect on an existing file): bigger pages make the
+    // bulk index builds of a fresh register measurably cheaper.
+    db.pragma('page_size = 16384');
+    enterWal(db);
   } catch (e) {
-    db.close();
-    throw e;
+    db?.close();
+    throw withPath(e, path);
   }
-  // Set before the first table exists (no effect on an existing file): bigger pages make the
-  // bulk index builds of a fresh register measurably cheaper.
-  db.pragma('page_size = 16384');
-  enterWal(db);
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
@@ -32,6 +33,26 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
   db.pragma('temp_store = MEMORY');
   if (!opts.readonly) migrate(db);
   return db;
+}
+
+/**
+ * SQLite's "unable to open database file" and "attempt to write a readonly database" name no
+ * file: said with the path and the likely reason (a folder, a read-only place).
+ */
+function withPath(e: unknown, path: string): unknown {
+  const code = (e as { code?: string }).code;
+  if (code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY' && code !== 'SQLITE_READONLY_DIRECTORY') return e;
+  let why = '';
+  if (existsSync(path) && statSync(path).isDirectory()) why = ': it is a folder; give the path of a file';
+  else {
+    try {
+      accessSync(dirname(path), constants.W_OK);
+      if (existsSync(path)) accessSync(path, constants.W_OK);
+    } catch {
+      why = ': that place is read-only for this user';
+    }
+  }
+  return Object.assign(new Error(`Cannot open the register ${path} (${(e as Error).message})${why}.`), { code, cause: e });
 }
 
 /**
