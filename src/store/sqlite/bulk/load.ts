@@ -47,11 +47,11 @@ export function seedThreads(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 export async function loadInThreads(db: Db, seed: string, count: number, threads: number, onProgress?: LoadProgress): Promise<number> {
-  const side = mkdtempSync(join(dirname(resolve(db.name)), '.seed-'));
   db.exec('DELETE FROM companies; DELETE FROM company_sni; DELETE FROM companies_fts; DELETE FROM companies_geo; DELETE FROM company_counts;');
   dropCompanyIndexes(db);
   db.pragma('synchronous = OFF');
   const cacheSize = db.pragma('cache_size', { simple: true });
+  const side = mkdtempSync(join(dirname(resolve(db.name)), '.seed-'));
   // Index builds sort in runs of at most the cache's size, each sorted and merged on SQLite's own
   // helper threads: the B-trees use the second core once the index thread is done (on the
   // 1.2-million register alone on both cores: 12.9 s against 18.9 s in one 256 MiB sort, about
@@ -78,11 +78,16 @@ export async function loadInThreads(db: Db, seed: string, count: number, threads
     onProgress?.(steps, steps, 'indexes');
     return count;
   } finally {
-    db.pragma(`cache_size = ${cacheSize}`);
-    db.pragma('threads = 0');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    rmSync(side, { recursive: true, force: true });
+    // The side files go whatever fails here: on a full disk the checkpoint throws too, and the
+    // .seed- folder was left behind, holding the space the next start needed.
+    try {
+      db.pragma(`cache_size = ${cacheSize}`);
+      db.pragma('threads = 0');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      rmSync(side, { recursive: true, force: true });
+    }
   }
 }
 
