@@ -87,6 +87,21 @@ for (const flavour of stores) {
       }
     });
 
+    it("takes a person's later line with a name when the first named nobody", async () => {
+      const store = await flavour.open();
+      try {
+        const person = { PeOrgNr: '196406253432', JurForm: '10' };
+        const scbFile = file(`scb-persons-${flavour.name}.txt`, [`${scbNames.join('\t')}\t`, scbLine(person), scbLine({ ...person, Namn: 'Anna Andersson' })], 'scb');
+        const r = await importOpenData(store, scbFile, { source: 'scb', includePersons: true });
+        expect(r.stats).toMatchObject({ errors: 1 });
+        expect(r.stats.repeatedLines ?? 0).toBe(0);
+        expect(r.result).toMatchObject({ created: 1 });
+        expect(await store.companies.get('6406253432')).toMatchObject({ name: 'Anna Andersson' });
+      } finally {
+        await store.close();
+      }
+    });
+
     it('stops a --strict import at an SCB line that names nobody, nothing changed', async () => {
       const store = await flavour.open();
       try {

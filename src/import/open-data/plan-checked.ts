@@ -21,14 +21,11 @@ export function checkedPlanner(stats: ReadStats, opts: ReadOptions): ImportPlann
   return (record, existing, id, now, quiet) => {
     const row = record.data.row as SourceRow | null;
     if (row !== null) {
-      if (row.isPerson) {
-        const key = Number(row.orgNr);
-        if (soleTraders.has(key)) {
-          stats.repeatedLines = (stats.repeatedLines ?? 0) + 1;
-          record.fingerprint = undefined;
-          return null;
-        }
-        soleTraders.add(key);
+      const person = row.isPerson ? Number(row.orgNr) : null;
+      if (person !== null && soleTraders.has(person)) {
+        stats.repeatedLines = (stats.repeatedLines ?? 0) + 1;
+        record.fingerprint = undefined;
+        return null;
       }
       if (existing === null && row.name === '') {
         stats.records--;
@@ -39,6 +36,8 @@ export function checkedPlanner(stats: ReadStats, opts: ReadOptions): ImportPlann
         record.fingerprint = undefined;
         return null;
       }
+      // Remembered once taken: a nameless first line leaves the number to a later one with a name.
+      if (person !== null) soleTraders.add(person);
     }
     return planSourceRow(record, existing, id, now, quiet);
   };
