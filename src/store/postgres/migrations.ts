@@ -31,12 +31,16 @@ export function allMigrations(): PgMigration[] {
 
 /**
  * A schema with tables of its own and none of ours is some other program's: not migrated into
- * a register (`--database-url …/appdb` without `?schema=` lands in public).
+ * a register (`--database-url …/appdb` without `?schema=` lands in public). Tables an extension
+ * made (PostGIS's spatial_ref_sys in public) are nobody's data.
  */
 async function refuseForeignSchema(client: pg.PoolClient, schema: string): Promise<void> {
   const tables = (
     await client.query<{ name: string }>(
-      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY 1",
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p')
+          AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
+        ORDER BY 1`,
       [schema],
     )
   ).rows.map((r) => r.name);
