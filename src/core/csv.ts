@@ -43,8 +43,9 @@ function expandField(field: string): string[] {
 export function companyCsvColumns(opts: { fields?: readonly string[]; distance?: boolean; expand?: boolean } = {}): string[] {
   const fields = opts.fields ? ['id', ...opts.fields.filter((f) => f !== 'id')] : [...COMPANY_FIELDS];
   const columns = fields.flatMap(expandField);
-  if (opts.distance) columns.push('distance_km');
-  if (opts.expand) columns.push(...expandField('latest_financials'));
+  // Last unless `fields` names them (they may be named with near / expand): once either way.
+  if (opts.distance && !fields.includes('distance_km')) columns.push('distance_km');
+  if (opts.expand && !fields.includes('latest_financials')) columns.push(...expandField('latest_financials'));
   return columns;
 }
 

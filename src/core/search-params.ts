@@ -89,10 +89,10 @@ export const FILTER_PARAMS = {
  * Fields a record has only when the query asks for them: named in `fields`, each needs what
  * brings it (they follow near and expand anyway; a client that names them is not refused).
  */
-const CONDITIONAL_FIELDS = { distance_km: 'near', latest_financials: 'expand=latest_financials' } as const;
+export const CONDITIONAL_FIELDS = { distance_km: 'near', latest_financials: 'expand=latest_financials' } as const;
 
 const fieldsParam = listParam(
-  'Company fields to return (comma-separated); id is always included.',
+  'Company fields to return (comma-separated); id is always included, distance_km with near, latest_financials with expand.',
   (s) => ((COMPANY_FIELDS as readonly string[]).includes(s) || s in CONDITIONAL_FIELDS ? s : null),
   `one of ${COMPANY_FIELDS.join(', ')}, or with near / expand=latest_financials: ${Object.keys(CONDITIONAL_FIELDS).join(', ')}`,
 );

@@ -29,6 +29,19 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     expect(JSON.parse(String(r.stdout))).toEqual(everything.slice(0, 3));
   });
 
+  it('names distance_km and latest_financials in --fields once each, as columns', async () => {
+    const near = await bolag(['search', '--near', '59.33,18.06', '--radius-km', '500', '--fields', 'name,distance_km', '--limit', '2', '--format', 'csv'], { env });
+    expect(near.exitCode, String(near.stderr)).toBe(0);
+    expect(parseCsv(String(near.stdout))[0]).toEqual(['id', 'name', 'distance_km']);
+    const money = await bolag(['search', '--expand', 'latest_financials', '--fields', 'name,latest_financials', '--limit', '2', '--format', 'csv'], { env });
+    expect(money.exitCode, String(money.stderr)).toBe(0);
+    const header = parseCsv(String(money.stdout))[0];
+    expect(header.slice(0, 2)).toEqual(['id', 'name']);
+    expect(header.length).toBeGreaterThan(3);
+    expect(new Set(header).size).toBe(header.length);
+    expect(header.slice(2).every((h) => h.startsWith('latest_financials.'))).toBe(true);
+  });
+
   it('writes CSV in the export dialect: BOM, ;, header, quoting, dotted columns', async () => {
     const r = await bolag(['search', '--limit', '4', '--format', 'csv'], { env });
     expect(r.exitCode).toBe(0);

@@ -81,6 +81,8 @@ describe('the document', () => {
   it('parameter schemas agree with the server: documented values are accepted, documented bounds enforced', async () => {
     const op = operationFor('GET', '/companies').op;
     const param = (name: string) => op.parameters.find((p: any) => p.name === name);
+    // Booleans are documented as booleans, whatever spellings the server also reads.
+    for (const name of ['f_skatt', 'include_total', 'exclude_advertising_blocked', 'has_financials']) expect(param(name).schema, name).toEqual({ type: 'boolean' });
     const asDoc = (p: any, raw: string): unknown => {
       if (p.schema.type === 'array') return raw.split(',');
       if (p.schema.type === 'number' || p.schema.type === 'integer') return Number(raw);

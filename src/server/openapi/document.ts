@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { CategorySchema, COMPANY_FIELDS, CompanySchema } from '../../core/company.js';
 import { ErrorBodySchema } from '../../core/errors.js';
-import { SEARCH_PARAMS } from '../../core/search-params.js';
+import { CONDITIONAL_FIELDS, SEARCH_PARAMS } from '../../core/search-params.js';
 import { LIMITS } from '../../core/values.js';
 import { OPERATIONS } from './operations.js';
 
@@ -40,7 +40,8 @@ export function queryParameter(name: string, schema: z.ZodType, required = false
   const json = toInputSchema(schema);
   const { description, $schema: _s, ...rest } = json;
   const anyOf = (rest.anyOf as Json[] | undefined) ?? [];
-  const types = anyOf.map((s) => s.type);
+  // A union of plain types comes as anyOf, or as one type array (["boolean", "string"]).
+  const types = [...anyOf.map((s) => s.type), ...(Array.isArray(rest.type) ? rest.type : [])];
   let out: Json;
   let list = false;
   if (types.includes('array')) {
@@ -55,7 +56,7 @@ export function queryParameter(name: string, schema: z.ZodType, required = false
     const { anyOf: _a, ...plain } = rest;
     out = plain;
   }
-  if (name === 'fields') out = { type: 'array', items: { type: 'string', enum: [...COMPANY_FIELDS] } };
+  if (name === 'fields') out = { type: 'array', items: { type: 'string', enum: [...COMPANY_FIELDS, ...Object.keys(CONDITIONAL_FIELDS)] } };
   if (name === 'near') out = { type: 'string', pattern: '^\\s*-?\\d+(\\.\\d+)?\\s*,\\s*-?\\d+(\\.\\d+)?\\s*$' };
   Object.assign(out, BOUNDS[name] ?? {});
   return { name, in: 'query', required, description, schema: out, ...(list ? { style: 'form', explode: false } : {}) };
