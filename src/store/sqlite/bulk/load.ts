@@ -47,20 +47,22 @@ export function seedThreads(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 export async function loadInThreads(db: Db, seed: string, count: number, threads: number, onProgress?: LoadProgress): Promise<number> {
-  db.exec('DELETE FROM companies; DELETE FROM company_sni; DELETE FROM companies_fts; DELETE FROM companies_geo; DELETE FROM company_counts;');
-  dropCompanyIndexes(db);
-  db.pragma('synchronous = OFF');
-  const cacheSize = db.pragma('cache_size', { simple: true });
+  // Made before anything changes (a folder that cannot be made leaves the register as it was),
+  // removed whatever happens after (below).
   const side = mkdtempSync(join(dirname(resolve(db.name)), '.seed-'));
-  // Index builds sort in runs of at most the cache's size, each sorted and merged on SQLite's own
-  // helper threads: the B-trees use the second core once the index thread is done (on the
-  // 1.2-million register alone on both cores: 12.9 s against 18.9 s in one 256 MiB sort, about
-  // the same CPU time).
-  db.pragma(`cache_size = ${-SORT_RUN_KIB}`);
-  db.pragma(`threads = ${SORT_THREADS}`);
-  const tableSql = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'companies'").pluck().get() as string;
-  const counts = new CountTally();
+  const cacheSize = db.pragma('cache_size', { simple: true });
   try {
+    db.exec('DELETE FROM companies; DELETE FROM company_sni; DELETE FROM companies_fts; DELETE FROM companies_geo; DELETE FROM company_counts;');
+    dropCompanyIndexes(db);
+    db.pragma('synchronous = OFF');
+    // Index builds sort in runs of at most the cache's size, each sorted and merged on SQLite's own
+    // helper threads: the B-trees use the second core once the index thread is done (on the
+    // 1.2-million register alone on both cores: 12.9 s against 18.9 s in one 256 MiB sort, about
+    // the same CPU time).
+    db.pragma(`cache_size = ${-SORT_RUN_KIB}`);
+    db.pragma(`threads = ${SORT_THREADS}`);
+    const tableSql = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'companies'").pluck().get() as string;
+    const counts = new CountTally();
     await loadRows(db, { seed, count, threads, side, tableSql, counts, onProgress });
     // The index thread reads the rows just committed while this thread indexes them; one step
     // more for the statistics below.
