@@ -215,9 +215,11 @@ describe('webhook endpoints', () => {
     for (let i = 0; i < 5; i++) made.push((await call(s.url, key, 'POST', '/webhooks', { url: `https://hooks.example.com/paged/${i}`, events: ['company.updated'] })).body.data.id);
     const all = await call(s.url, key, 'GET', '/webhooks');
     expect(all.body.pagination).toEqual({ limit: 100, has_more: false });
-    // Creation order (ids break ties within a millisecond).
+    // Creation order: created_at, then id (ties within a millisecond); pages follow that order.
     const listed = all.body.data.map((w: { id: string }) => w.id) as string[];
     expect([...listed].sort()).toEqual([...made].sort());
+    const order = all.body.data.map((w: { created_at: string; id: string }) => `${w.created_at} ${w.id}`) as string[];
+    expect(order).toEqual([...order].sort());
     const seen: string[] = [];
     let cursor: string | undefined;
     do {

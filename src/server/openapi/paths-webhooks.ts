@@ -13,6 +13,10 @@ function json(schema: z.ZodType, io: 'input' | 'output') {
 const EXPORT_EVENTS_SCOPE =
   'A webhook that receives export.* events is subscribed, given other events, pointed elsewhere or given a new secret only by a key that also has exports:read (403 insufficient_scope).';
 
+function withLocation(response: ReturnType<typeof jsonResponse>, description: string) {
+  return { ...response, headers: { ...response.headers, Location: { description, schema: { type: 'string' } } } };
+}
+
 export function webhookPaths(): Record<string, Record<string, unknown>> {
   const webhook = json(WebhookSchema.extend({ previous_secret_expires_at: z.string().nullable() }), 'output');
   const delivery = json(DeliverySchema.extend({ succeeded: z.boolean() }), 'output');
@@ -32,13 +36,21 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
         description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443, written plainly (https://host/path, no spaces or backslashes), and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that). ${EXPORT_EVENTS_SCOPE}`,
         security,
         requestBody: body(WebhookCreateSchema),
-        responses: { '201': jsonResponse('The webhook, with its secret', envelope(webhook)), ...errorResponses },
+        responses: {
+          '201': withLocation(jsonResponse('The webhook, with its secret', envelope(webhook)), 'The URL of the webhook made'),
+          ...errorResponses,
+        },
       },
       get: {
         operationId: 'listWebhooks',
-        summary: "The account's webhooks",
+        summary: "The account's webhooks, in creation order",
+        description: `A page holds ${LIMITS.limitMax} by default, as many as an account may have, so most accounts get every webhook at once.`,
         security,
-        responses: { '200': jsonResponse('Webhooks', envelope({ type: 'array', items: webhook })), ...errorResponses },
+        parameters: [
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: LIMITS.limitMax, default: LIMITS.limitMax } },
+          { name: 'cursor', in: 'query', schema: { type: 'string' } },
+        ],
+        responses: { '200': jsonResponse('Webhooks', envelope({ type: 'array', items: webhook }, { pagination })), ...errorResponses },
       },
     },
     '/webhooks/{id}': {
