@@ -48,8 +48,8 @@ export async function adminKeysRevokeRun(opts: { factory: Factory; key: string }
     const found = await store.accounts.findKeyByHash(hashKey(opts.key));
     if (found) revoked = await store.accounts.revokeKey(found.id);
   }
-  // A whole key is named by its prefix only: this line lands in shell histories and CI logs, and
-  // a key of another environment is live there.
+  // A whole key is named by its prefix only: error lines land in CI logs and scrollback, and a
+  // key of another environment is live there.
   const named = opts.key.startsWith('bk_') && opts.key.length > KEY_SHOWN ? `${opts.key.slice(0, KEY_SHOWN)}…` : opts.key;
   if (!revoked) throw notFound(`No active key matches "${named}".`);
   opts.factory.notice('Revoked.');
