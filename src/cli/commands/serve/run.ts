@@ -116,7 +116,7 @@ function waitForStop(interrupt: AbortSignal): Promise<void> {
     const done = () => {
       // A second SIGTERM ends the process at once, however busy its shutdown is. Not one that
       // comes right after the first: when-exit (under conf, loaded once a profile is saved)
-      // re-raises every signal it sees, and that one, handled while a shutdown waited for its
+      // re-raises the signal it handles, and that one, handled while a shutdown waited for its
       // checkpoint thread, ended a first start with 143.
       if (firstAt !== undefined) {
         if (performance.now() - firstAt > SAME_SIGNAL_MS) process.exit(143);
