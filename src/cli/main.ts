@@ -5,7 +5,6 @@ import { addCommands, buildRootProgram } from './program.js';
 import { rewriteServeAlias, targetCommand } from './argv.js';
 import { createFactory, type GlobalOptions } from './factory.js';
 import { systemIO } from './io.js';
-import { SAME_SIGNAL_MS } from './same-signal.js';
 import { packageVersion } from './version.js';
 
 // exit-codes.ts and report-error.ts (with every error class) are loaded only on the way out
@@ -28,15 +27,18 @@ export async function main(argv: readonly string[] = processArgv): Promise<never
   io.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(EXIT.ok);
   });
-  let firstInterruptAt = 0;
+  let reraised = 0;
   process.on('SIGINT', () => {
     if (interrupt.signal.aborted) {
-      // A second Ctrl-C ends at once; the first re-raised by a library does not (it ended an
+      // A second Ctrl-C ends at once; the first raised again by a library does not (it ended an
       // interrupted `export create --wait` before it could say which export goes on).
-      if (performance.now() - firstInterruptAt > SAME_SIGNAL_MS) process.exit(EXIT.interrupted);
+      if (reraised > 0) reraised--;
+      else process.exit(EXIT.interrupted);
       return;
     }
-    firstInterruptAt = performance.now();
+    // when-exit (under conf, loaded with a profile) takes the signal with `once` and raises it
+    // again at once, before any second Ctrl-C can come: as many signals are not a person's.
+    reraised = process.rawListeners('SIGINT').filter((l) => 'listener' in l).length;
     interrupt.abort(new Error('interrupted'));
     setTimeout(() => {
       io.stderr.write('Interrupted.\n');

@@ -10,7 +10,6 @@ import { INSECURE_WEBHOOKS_WARNING } from '../../../webhooks/insecure.js';
 import { serviceRoot } from '../../../core/public-url.js';
 import { processRole, servePrimary, type WorkerMessage } from './cluster.js';
 import { ensurePortFree } from './port-free.js';
-import { SAME_SIGNAL_MS } from '../../same-signal.js';
 
 export async function serveRun(opts: ServeOptions): Promise<void> {
   const f = opts.factory;
@@ -105,6 +104,12 @@ async function serveInWorker(opts: ServeOptions): Promise<void> {
   await waitForStop(opts.factory.interrupt);
   await server.close();
 }
+
+/**
+ * A SIGTERM this soon after the first is the first one re-raised by a library (handled within
+ * the next turn of the event loop), not an operator's second.
+ */
+const SAME_SIGNAL_MS = 250;
 
 /**
  * The first SIGTERM (or Ctrl-C) starts the graceful close; a second, a quarter of a second or
