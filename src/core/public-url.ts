@@ -23,7 +23,7 @@ export function publicApiBase(value: string): string {
   } catch {
     throw new PublicUrlError(`"${value}" is not an absolute URL; give the service's address, e.g. https://api.example.se or https://example.se/bolag.`);
   }
-  // Errors show the URL without its password: they land in shell histories and logs.
+  // Errors show the URL without its password: they land in service logs and CI output.
   const masked = value.replace(`:${url.password}@`, ':***@');
   const shown = url.password === '' ? value : masked !== value ? masked : `${url.protocol}//${url.username}:***@${url.host}${url.pathname}`;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PublicUrlError(`"${shown}" is not an http or https URL.`);
