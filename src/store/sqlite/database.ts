@@ -14,6 +14,8 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
   let db: Db | undefined;
   try {
     db = new Database(path, { readonly: opts.readonly ?? false });
+    // Before the first read: another process may be creating this register at the same moment.
+    db.pragma('busy_timeout = 5000');
     refuseForeignDatabase(db, path);
     // Set before the first table exists (no effect on an existing file): bigger pages make the
     // bulk index builds of a fresh register measurably cheaper.
