@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { NotARegisterError } from '../not-a-register.js';
 import { isLockHeldElsewhere, lockPath } from './file-lock.js';
 import { COMPANY_INDEXES, FINGERPRINTS_INDEX, MIGRATIONS, RETIRED_COMPANY_INDEXES } from './migrations.js';
+import { guardSchemaRaces } from './schema-races.js';
 
 export type Db = Database.Database;
 
@@ -14,6 +15,7 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
   let db: Db | undefined;
   try {
     db = new Database(path, { readonly: opts.readonly ?? false });
+    guardSchemaRaces(db);
     // Before the first read: another process may be creating this register at the same moment.
     db.pragma('busy_timeout = 5000');
     refuseForeignDatabase(db, path);
