@@ -73,26 +73,38 @@ export function flattenRecord(record: Record<string, unknown>, prefix = '', out:
 const NEEDS_QUOTES = /[;"\r\n]|^\s|\s$/;
 
 /**
- * Text that a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, tab, carriage return
- * first), and text that already begins with the single quote that marks neutralised text (so
- * that taking it off again is exact: `'=x` is written `''=x`).
+ * Where a spreadsheet may start a cell inside one of our fields besides the field's start: after
+ * a comma, tab or line break. Excel in a comma locale splits a line on commas whatever our `;`
+ * says, and a paste splits on tabs: `x,=1+2` gave a cell `=1+2` there.
  */
-const FORMULA_START = /^[=+\-@\t\r']/;
+const CELL_BREAK = '[,\\t\\r\\n]';
+/**
+ * What a spreadsheet would take for a formula at a cell start (`=`, `+`, `-`, `@`, tab, carriage
+ * return), and the single quote that marks neutralised text (so that taking it off again is
+ * exact: `'=x` is written `''=x`).
+ */
+const FORMULA = "[=+\\-@\\t\\r']";
+const FORMULA_START = new RegExp(`^${FORMULA}`);
+const FORMULA_AFTER_BREAK = new RegExp(`(${CELL_BREAK})(?=${FORMULA})`, 'g');
+const MARK_AFTER_BREAK = new RegExp(`(${CELL_BREAK})'`, 'g');
 /** The mark a spreadsheet reads as "this cell is text" and does not display. */
 export const CSV_TEXT_MARK = "'";
 
 /**
- * OWASP's defence against CSV injection for one text cell: a single quote in front. Only text
- * is neutralised: numbers and booleans are written as they are, so `-12000` in `revenue` stays a
+ * OWASP's defence against CSV injection for one text cell: a single quote in front of every
+ * formula a spreadsheet could find in it (at its start and after a CELL_BREAK). Only text is
+ * neutralised: numbers and booleans are written as they are, so `-12000` in `revenue` stays a
  * number in a spreadsheet, while a name `-12000` (a string) becomes `'-12000`.
  */
 export function neutraliseCell(text: string): string {
-  return FORMULA_START.test(text) ? CSV_TEXT_MARK + text : text;
+  const inside = text.replace(FORMULA_AFTER_BREAK, `$1${CSV_TEXT_MARK}`);
+  return FORMULA_START.test(text) ? CSV_TEXT_MARK + inside : inside;
 }
 
 /** The inverse of neutraliseCell, for text cells read back from our own CSV (`bolag db import`). */
 export function restoreCell(text: string): string {
-  return text.startsWith(CSV_TEXT_MARK) ? text.slice(CSV_TEXT_MARK.length) : text;
+  const inside = text.startsWith(CSV_TEXT_MARK) ? text.slice(CSV_TEXT_MARK.length) : text;
+  return inside.replace(MARK_AFTER_BREAK, '$1');
 }
 
 /**

@@ -1,6 +1,7 @@
 // Property: whatever text a company field holds, our CSV writer produces a file that a standard
 // parser (csv-parse, configured for our dialect) reads back to the same text, once the formula
-// guard's leading quote is taken off; and no parsed text cell can start a spreadsheet formula.
+// guard's quotes are taken off; and no parsed text cell, nor any part of one after a comma, tab
+// or line break, can start a spreadsheet formula.
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +39,9 @@ describe('CSV writer (property)', () => {
           expect(row.slice(0, 3).map(restoreCell)).toEqual([r.id, r.name, r.address.street]);
           expect(row[3]).toBe(r.revenue === null ? '' : String(r.revenue));
           for (const cell of row.slice(0, 3)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+          // Nor where a spreadsheet splitting on commas or tabs (Excel in a comma locale, a
+          // paste) starts a cell inside ours.
+          for (const cell of row.slice(0, 3)) for (const part of cell.split(/[,\t\r\n]/).slice(1)) expect(part).not.toMatch(/^[=+\-@]/);
         });
       }),
       { numRuns: 500 },
