@@ -143,6 +143,31 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     }
   });
 
+  it('refuses an --errors file that is the register, one of its files or the file imported (opening it emptied the register)', async () => {
+    const register = join(dir, `errors-${++dbs}.db`);
+    const first = await bolag(['--db', register, 'db', 'import', '--source', 'bolagsverket', join(FIXTURES, 'bolagsverket-week1.txt')]);
+    expect(first.exitCode).toBe(0);
+    const input = join(dir, 'week2-copy.txt');
+    writeFileSync(input, readFileSync(join(FIXTURES, 'bolagsverket-week2.txt')));
+    const before = { register: readFileSync(register), input: readFileSync(input) };
+    for (const [errors, named] of [
+      [register, register],
+      [`${register}-wal`, register],
+      [`${register}.first-load.lock`, register],
+      [input, input],
+      [join(dir, '.', 'week2-copy.txt'), input],
+    ]) {
+      const r = await bolag(['--db', register, 'db', 'import', '--source', 'bolagsverket', '--errors', errors, input]);
+      expect(r.exitCode, errors).toBe(2);
+      expect(String(r.stderr).trim()).toBe(`error: --errors ${errors} would overwrite ${named}: give the errors a file of their own.`);
+    }
+    expect(readFileSync(register).equals(before.register), 'the register unchanged').toBe(true);
+    expect(readFileSync(input).equals(before.input), 'the file imported unchanged').toBe(true);
+    // A file of its own beside them is fine, named after either.
+    const own = await bolag(['--db', register, 'db', 'import', '--source', 'bolagsverket', '--errors', `${input}.errors.tsv`, input]);
+    expect(own.exitCode, String(own.stderr)).toBe(0);
+  });
+
   it("refuses SCB's file given as Bolagsverket's, as SCB's refuses Bolagsverket's", async () => {
     const r = await importInto('bolagsverket', join(FIXTURES, 'scb-week1.txt'));
     expect(r.exitCode).toBe(2);

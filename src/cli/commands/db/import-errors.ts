@@ -2,7 +2,8 @@
 // line number, reason and the line itself), the first few in the summary on stderr. Lines are
 // parsed when the register needs them (unchanged ones not at all), so within a batch of 5,000
 // they may come out of order: the file has them as found, the summary the lowest line numbers.
-import { createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync, statSync, type WriteStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
 
 const SHOWN = 10;
@@ -15,13 +16,27 @@ export class ImportErrorLog {
   /** Why the file stopped taking lines (a disk that filled up), said in the summary. */
   private failed: string | null = null;
 
-  /** Opened before the import reads a line: a path that cannot be written is a usage error, not a crash at the first bad line. */
+  /**
+   * Opened before the import reads a line: a path that cannot be written is a usage error, not a
+   * crash at the first bad line. Never the file imported, the register or one of the register's
+   * own files (its log, its locks): opening the log empties it, and `--errors register.db`
+   * emptied the register.
+   */
   constructor(
     private readonly path: string | undefined,
     private readonly strict = false,
+    kept: { file?: string; register?: string } = {},
   ) {
     let fd: number | undefined;
     if (path) {
+      const register = kept.register && resolve(kept.register);
+      const clash =
+        kept.file !== undefined && isSameFile(path, kept.file)
+          ? kept.file
+          : register && (isSameFile(path, register) || resolve(path).startsWith(`${register}-`) || resolve(path).startsWith(`${register}.`))
+            ? kept.register
+            : undefined;
+      if (clash !== undefined) throw new UsageError(`--errors ${path} would overwrite ${clash}: give the errors a file of their own.`, { flag: '--errors' });
       try {
         fd = openSync(path, 'w');
       } catch (e) {
@@ -56,5 +71,16 @@ export class ImportErrorLog {
   close(): Promise<void> {
     const file = this.file;
     return file ? new Promise((resolve) => file.end(resolve)) : Promise.resolve();
+  }
+}
+
+/** Whether two paths name one file (the same path, or one file under two names). */
+function isSameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
   }
 }

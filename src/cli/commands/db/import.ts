@@ -23,7 +23,9 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   }
   const source = opts.source ?? 'ours';
   // Opened first: a path that cannot be written stops the command before the register is touched.
-  const openData = source === 'ours' ? null : { source, errors: new ImportErrorLog(opts.errorsFile, opts.strict) };
+  const register = (await opts.factory.storeTarget()).location.dbPath;
+  const kept = { file: opts.file, register: register === ':memory:' ? undefined : register };
+  const openData = source === 'ours' ? null : { source, errors: new ImportErrorLog(opts.errorsFile, opts.strict, kept) };
   const { store } = await openDbStore(opts);
   const { io } = opts.factory;
   if (await seedingCutShort(store)) {
