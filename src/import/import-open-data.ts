@@ -35,11 +35,33 @@ export function vanishedLimit(listed: number): number {
   return Math.max(1_000, Math.floor(listed * 0.05));
 }
 
-export async function importOpenData(store: Store, path: string, opts: OpenDataImportOptions): Promise<{ result: ImportResult; stats: ReadStats }> {
+/**
+ * Why organisations the file no longer lists were not marked as vanished at all: its last line
+ * was cut off (a download or copy cut short: the lines after it are missing, not gone), or too
+ * many lines could not be read (the wrong file, a new format).
+ */
+export type VanishedSkipped = 'cut-short' | 'unreadable';
+
+export async function importOpenData(
+  store: Store,
+  path: string,
+  opts: OpenDataImportOptions,
+): Promise<{ result: ImportResult; stats: ReadStats; vanishedSkipped?: VanishedSkipped }> {
   const includePersons = opts.includePersons ?? false;
   const text = await readLinesAhead(path, { source: opts.source, includePersons, batchSize: opts.batchSize ?? IMPORT_BATCH_SIZE });
   const stats: ReadStats = { lines: 0, records: 0, persons: 0, errors: 0, errorsWithKey: 0 };
-  const readOptions = { includePersons, strict: opts.strict ?? false, onError: opts.onError ?? (() => {}) };
+  const onError = opts.onError ?? (() => {});
+  // The file's last line, without its line break, could not be read: the file was cut there.
+  let cutShort = false;
+  const readOptions = {
+    includePersons,
+    strict: opts.strict ?? false,
+    onError: (line: number, message: string, lineText: string) => {
+      if (line === stats.unterminatedLine) cutShort = true;
+      onError(line, message, lineText);
+    },
+  };
+  let vanishedSkipped: VanishedSkipped | undefined;
   const records = readSourceRecords(opts.source, text.batches, stats, readOptions, text.giveBack);
   let result: ImportResult;
   try {
@@ -55,8 +77,12 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
         // Left out unread, a sole trader an earlier import took (--include-persons) is still listed.
         plan: planVanished(opts.source, { spareSoleTraders: !includePersons }),
         spare: includePersons ? undefined : isPersonalNumber,
-        // A file that was largely unreadable (or the wrong file) must not mark the register as gone.
-        enabled: () => stats.records > 0 && stats.errors <= Math.max(100, stats.lines * 0.01),
+        // A file cut short, or largely unreadable (the wrong file), must not mark the register as gone.
+        enabled: () => {
+          if (cutShort) vanishedSkipped = 'cut-short';
+          else if (stats.records === 0 || stats.errors > Math.max(100, stats.lines * 0.01)) vanishedSkipped = 'unreadable';
+          return vanishedSkipped === undefined;
+        },
         limit: opts.markAllVanished ? undefined : vanishedLimit,
       },
       onBatch: () => opts.onProgress?.({ lines: stats.lines, bytes: text.bytesRead(), totalBytes: text.totalBytes }),
@@ -69,5 +95,5 @@ export async function importOpenData(store: Store, path: string, opts: OpenDataI
   }
   // Those lines reached the register only to be seen, not as records.
   result.unchanged -= stats.errorsWithKey + (stats.personsWithKey ?? 0) + (stats.repeatedLines ?? 0);
-  return { result, stats };
+  return { result, stats, ...(vanishedSkipped ? { vanishedSkipped } : {}) };
 }

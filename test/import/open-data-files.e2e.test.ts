@@ -129,6 +129,48 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     }
   });
 
+  it('fails a file of no usable lines, which imported nothing with exit 0 (a header alone, CR line ends, every line unreadable)', async () => {
+    const lines = week1.toString('utf8').split('\n');
+    const headerOnly = join(dir, 'header-only.txt');
+    writeFileSync(headerOnly, `${lines[0]}\n`);
+    const header = await importInto('bolagsverket', headerOnly);
+    expect(header.exitCode).toBe(2);
+    expect(errorLine(header.stderr)).toEqual([`error: ${headerOnly} has no Bolagsverket lines after its header; nothing was imported.`]);
+
+    const crOnly = join(dir, 'cr-only.txt');
+    writeFileSync(crOnly, lines.map((l) => l.replace(/\r$/, '')).join('\r'));
+    const cr = await importInto('bolagsverket', crOnly);
+    expect(cr.exitCode).toBe(2);
+    expect(errorLine(cr.stderr)).toEqual([expect.stringContaining('its lines end in a carriage return alone')]);
+
+    // A new column on every line (a new format of the file): no line can be read.
+    const newColumn = join(dir, 'new-column.txt');
+    writeFileSync(newColumn, lines.map((l, i) => (i === 0 || l === '' ? l : `"5590000000$ORGNR-IDORG";"1";${l.replace(/\r$/, '').split(';').slice(2).join(';')};"X"`)).join('\n'));
+    const unreadable = await importInto('bolagsverket', newColumn);
+    expect(unreadable.exitCode).toBe(2);
+    expect(errorLine(unreadable.stderr)).toEqual([expect.stringMatching(/^error: None of the \d+ lines of .* could be read \(a new format of the file\?\); nothing was imported\.$/)]);
+    expect(companiesOfLast()).toBe(0);
+    // Most of them: what could be read is in, and the exit says the rest is not.
+    const most = join(dir, 'most-unreadable.txt');
+    writeFileSync(most, lines.map((l, i) => (i === 0 || i === 2 || l === '' ? l : `${l.replace(/\r$/, '')};"X"`)).join('\n'));
+    const partly = await importInto('bolagsverket', most);
+    expect(partly.exitCode).toBe(2);
+    expect(errorLine(partly.stderr)).toEqual([expect.stringMatching(/^error: \d+ of the \d+ lines of .* could not be read \(a new format of the file\?\); the \d+ others were imported\.$/)]);
+    expect(companiesOfLast()).toBeGreaterThan(0);
+  });
+
+  it('leaves a register a refused zip was to fill unmarked, so a first start still generates it', async () => {
+    const zip = await zipWith([['a.txt', week1], ['b.txt', week1]], 'two-again.zip');
+    const r = await importInto('bolagsverket', zip);
+    expect(r.exitCode).toBe(1);
+    const db = new Database(join(dir, `r${dbs}.db`), { readonly: true });
+    try {
+      expect(db.prepare("SELECT count(*) FROM settings WHERE name = 'register.imported'").pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses an --errors file it cannot write before it imports anything (was a stack trace at the first bad line)', async () => {
     const file = join(FIXTURES, 'bolagsverket-week1.txt');
     for (const [errors, why] of [

@@ -266,6 +266,32 @@ describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 
     expect(String(marked.stderr)).not.toContain('--mark-all-vanished');
   });
 
+  it('marks no organisation as vanished from a file that ends in the middle of a line (cut short: within the 5 %, it marked 2,000 of 50,000 as gone)', async () => {
+    const cut = newDatabase('cut-mid-line.db');
+    const whole = join(dir, 'bolagsverket-3000-again.txt');
+    generateBolagsverket(whole, 3_000, 1);
+    const first = await bolag([...cut.flags, 'db', 'import', '--source', 'bolagsverket', whole]);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    const text = readFileSync(whole);
+    const short = join(dir, 'bolagsverket-cut-mid-line.txt');
+    // 97 % of the bytes, then to the middle of that line.
+    const lineStart = text.lastIndexOf(10, Math.floor(text.length * 0.97)) + 1;
+    writeFileSync(short, text.subarray(0, lineStart + 40));
+    const r = await bolag([...cut.flags, 'db', 'import', '--source', 'bolagsverket', short]);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const summary = JSON.parse(String(r.stdout));
+    expect(summary).toMatchObject({ updated: 0, vanished: 0, events: {} });
+    expect(summary.unreadable_lines).toBeGreaterThan(0); // the last, and the generator's dirty ones
+    expect(String(r.stderr)).toMatch(/^Warning: the file ends in the middle of line \d+ \(no line break, and the line could not be read\): it looks cut short, so no organisation it no longer lists was marked as vanished\./m);
+    // The same lines whole, ending with their line break: the file as it should be read, vanished marked.
+    const whole97 = join(dir, 'bolagsverket-97.txt');
+    writeFileSync(whole97, text.subarray(0, lineStart));
+    const marked = await bolag([...cut.flags, 'db', 'import', '--source', 'bolagsverket', whole97]);
+    expect(marked.exitCode, String(marked.stderr)).toBe(0);
+    expect(JSON.parse(String(marked.stdout)).vanished).toBeGreaterThan(0);
+    expect(String(marked.stderr)).not.toContain('cut short');
+  });
+
   it("reads SCB's windows-1252 in full: € – ’ ” are letters there, not control characters", async () => {
     // Found by an exploratory run (2026-11-28): Node's TextDecoder('windows-1252') gave 0x80–0x9F
     // as C1 controls, which the cleaning then dropped (`Euro € – ”citat” AB` → `Euro   citat AB`).

@@ -52,6 +52,8 @@ export interface LineBatch {
   bytesRead: number;
   /** In the first batch: the file's first line, by which the parsers are chosen (SourceParser). */
   first?: { line: number; text: string };
+  /** In the last batch: the number of the data line the file ends in without a line break, if it does (a file cut short?). */
+  unterminated?: number;
 }
 
 const LF = 10;
@@ -164,12 +166,15 @@ export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: Cl
     if (used - scanFrom > MAX_LINE_BYTES) throw new ImportError(lineNo + 1, tooLong(opts.source));
   }
   // A last line without its newline counts too.
+  let unterminated: number | undefined;
   if (scanFrom < used) {
+    const before = dataLines;
     line(scanFrom, used);
     scanFrom = used;
+    if (dataLines > before) unterminated = lineNo;
   }
   if (parser === null) throw new ImportError(1, 'the file is empty');
-  if (n > 0 || dataLines > 0 || first) yield batch(used);
+  if (n > 0 || dataLines > 0 || first) yield Object.assign(batch(used), unterminated ? { unterminated } : {});
 }
 
 /**

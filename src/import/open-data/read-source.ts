@@ -34,6 +34,10 @@ export interface ReadStats {
    * `unchanged` too.
    */
   repeatedLines?: number;
+  /** The data line the file ends in without a line break, if it does (LineBatch.unterminated). */
+  unterminatedLine?: number;
+  /** The first line holds a carriage return: a file whose lines end in CR alone is read as one line. */
+  firstLineHasCr?: boolean;
 }
 
 export interface ReadOptions {
@@ -61,9 +65,13 @@ export async function* readSourceRecords(
   const decoder = lineDecoderFor(source);
   let parser: SourceParser | null = null;
   for await (const b of batches) {
-    if (b.first) parser = parserFor(source, b.first.line, b.first.text);
+    if (b.first) {
+      parser = parserFor(source, b.first.line, b.first.text);
+      if (b.first.text.includes('\r')) stats.firstLineHasCr = true;
+    }
     stats.lines += b.dataLines;
     stats.persons += b.persons;
+    if (b.unterminated) stats.unterminatedLine = b.unterminated;
     if (b.length > 0) yield new SourceLines(b, parser!, decoder, stats, opts, giveBack).kept();
     else giveBack(b);
   }

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { importFile } from '../../../import/import-file.js';
 import { ImportError } from '../../../import/import-error.js';
-import { importOpenData } from '../../../import/import-open-data.js';
+import { importOpenData, type VanishedSkipped } from '../../../import/import-open-data.js';
+import type { ReadStats } from '../../../import/open-data/read-source.js';
 import { markImportedIfEmpty, seedingCutShort, unmarkImported } from '../../../app/seed-register.js';
 import type { ImportResult, ImportWait } from '../../../store/import-types.js';
 import { CancelError, UsageError } from '../../errors/index.js';
@@ -66,7 +67,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
     const { errors } = openData;
     const progress = importProgress(io, `Importing ${source}`);
     try {
-      const { result, stats } = await importOpenData(store, opts.file, {
+      const { result, stats, vanishedSkipped } = await importOpenData(store, opts.file, {
         source: openData.source,
         includePersons: opts.includePersons,
         strict: opts.strict,
@@ -83,26 +84,50 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
       const extra: Record<string, number> = { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, repeated_lines: stats.repeatedLines ?? 0, vanished: result.vanished ?? 0 };
       if (result.vanishedWithheld) extra.vanished_not_marked = result.vanishedWithheld;
       report(opts, result, extra);
+      if (vanishedSkipped) io.stderr.write(`Warning: ${VANISHED_SKIPPED[vanishedSkipped](stats)}\n`);
       if (result.vanishedWithheld) {
         io.stderr.write(
           `Warning: ${result.vanishedWithheld.toLocaleString('en')} organisations this source listed before are not in the file; none was marked as vanished, ` +
             `as that is more than one import marks unless told (a file cut short?). Re-run with --mark-all-vanished to mark them.\n`,
         );
       }
+      // Exit 0 would tell a cron job that the register is this week's.
+      if (stats.lines === 0) throw new UsageError(`${opts.file} has no ${source === 'scb' ? "SCB" : "Bolagsverket"} lines after its header${crOnly(stats)}; nothing was imported.`);
+      if (stats.errors > stats.records) throw new UsageError(mostUnreadable(opts.file, stats));
     } finally {
       progress.done();
       await errors.close();
       for (const line of errors.summary()) io.stderr.write(`${line}\n`);
     }
   } catch (e) {
-    // The file refused at its first line: nothing was imported, so the register is not an imported one.
-    if (marked && e instanceof ImportError && e.line <= 1) await unmarkImported(store);
+    // Nothing written (a file refused, a zip that could not be read): not an imported register,
+    // so a first start may still generate one. Only an empty register is unmarked.
+    if (marked) await unmarkImported(store).catch(() => undefined);
     if (e instanceof ImportError) {
       const changed = source === 'ours' || opts.strict ? '; nothing was changed' : '';
       throw new UsageError(`Import stopped at ${e.message}${changed}.`);
     }
     throw e;
   }
+}
+
+const VANISHED_SKIPPED: Record<VanishedSkipped, (stats: ReadStats) => string> = {
+  'cut-short': (stats) =>
+    `the file ends in the middle of line ${stats.unterminatedLine} (no line break, and the line could not be read): it looks cut short, so no organisation it no longer lists was marked as vanished. Download it again and import it whole.`,
+  unreadable: (stats) => `${stats.errors.toLocaleString('en')} lines could not be read, so no organisation the file no longer lists was marked as vanished.`,
+};
+
+/** More lines of the file unreadable than read: a new format of the file, most likely. */
+function mostUnreadable(file: string, stats: ReadStats): string {
+  const [errors, records] = [stats.errors, stats.records].map((n) => n.toLocaleString('en'));
+  return stats.records === 0
+    ? `None of the ${errors} lines of ${file} could be read (a new format of the file?); nothing was imported.`
+    : `${errors} of the ${(stats.errors + stats.records).toLocaleString('en')} lines of ${file} could not be read (a new format of the file?); the ${records} others were imported.`;
+}
+
+/** A hint for a file whose lines end in CR alone: read as one line, it has none after its header. */
+function crOnly(stats: ReadStats): string {
+  return stats.firstLineHasCr ? ' (its lines end in a carriage return alone; convert them to line feeds)' : '';
 }
 
 function waiting(opts: DbImportOptions, progress: { done(): void }, why: ImportWait): void {
