@@ -141,7 +141,10 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     writeFileSync(crOnly, lines.map((l) => l.replace(/\r$/, '')).join('\r'));
     const cr = await importInto('bolagsverket', crOnly);
     expect(cr.exitCode).toBe(2);
-    expect(errorLine(cr.stderr)).toEqual([expect.stringContaining('its lines end in a carriage return alone')]);
+    expect(errorLine(cr.stderr)).toEqual(['error: Import stopped at line 1: its lines end in a carriage return alone, which neither source writes; convert them to line feeds (or CR LF).']);
+    const scbCr = join(dir, 'scb-cr-only.txt');
+    writeFileSync(scbCr, readFileSync(join(FIXTURES, 'scb-week1.txt'), 'latin1').replaceAll('\r\n', '\n').replaceAll('\n', '\r'), 'latin1');
+    expect(errorLine((await importInto('scb', scbCr)).stderr)).toEqual([expect.stringContaining('its lines end in a carriage return alone')]);
 
     // A new column on every line (a new format of the file): no line can be read.
     const newColumn = join(dir, 'new-column.txt');
@@ -157,6 +160,30 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(partly.exitCode).toBe(2);
     expect(errorLine(partly.stderr)).toEqual([expect.stringMatching(/^error: \d+ of the \d+ lines of .* could not be read \(a new format of the file\?\); the \d+ others were imported\.$/)]);
     expect(companiesOfLast()).toBeGreaterThan(0);
+  });
+
+  it("refuses a Bolagsverket header whose columns moved, were renamed or added (the dates' swap deregistered every company)", async () => {
+    const [header, ...rest] = week1.toString('utf8').split('\n');
+    const names = header.replace(/^\uFEFF/, '').replace(/\r$/, '').split(';');
+    const swapped = [...names];
+    [swapped[5], swapped[8]] = [swapped[8], swapped[5]];
+    for (const [label, columns, why] of [
+      ['swapped', swapped, 'its column 6 is "registreringsdatum" where "avregistreringsdatum" was expected'],
+      ['renamed', names.map((n) => (n === 'postadress' ? 'postadr' : n)), 'its column 11 is "postadr" where "postadress" was expected'],
+      ['added', [...names, 'nyttFalt'], 'it has 12 columns where 11 were expected ("nyttfalt" is new)'],
+    ] as const) {
+      const file = join(dir, `header-${label}.txt`);
+      writeFileSync(file, [columns.join(';'), ...rest].join('\n'));
+      const r = await importInto('bolagsverket', file);
+      expect(r.exitCode, label).toBe(2);
+      expect(errorLine(r.stderr), label).toEqual([`error: Import stopped at line 1: the header is not Bolagsverket's as this version of bolag reads it: ${why}. Its lines are read by position, so none was read.`]);
+      expect(companiesOfLast(), label).toBe(0);
+    }
+    // Quoted, in capitals, with the trailing separator some extracts have: the same header.
+    const quoted = join(dir, 'header-quoted.txt');
+    writeFileSync(quoted, [`${names.map((n) => `"${n.toUpperCase()}"`).join(';')};`, ...rest].join('\n'));
+    const ok = await importInto('bolagsverket', quoted);
+    expect(ok.exitCode, String(ok.stderr)).toBe(0);
   });
 
   it('leaves a register a refused zip was to fill unmarked, so a first start still generates it', async () => {

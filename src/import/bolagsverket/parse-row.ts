@@ -16,6 +16,36 @@ export function isBolagsverketHeader(text: string): boolean {
   return /^\uFEFF?"?organisationsidentitet/i.test(text);
 }
 
+/** The header's columns, in the order the lines are read in (by position, for speed). */
+const HEADER = [
+  'organisationsidentitet',
+  'namnskyddslopnummer',
+  'registreringsland',
+  'organisationsnamn',
+  'organisationsform',
+  'avregistreringsdatum',
+  'avregistreringsorsak',
+  'pagandeavvecklingselleromstruktureringsforfarande',
+  'registreringsdatum',
+  'verksamhetsbeskrivning',
+  'postadress',
+];
+
+/**
+ * What differs between a header and the one the lines are read by, or null: a header with its
+ * columns reordered, renamed or added read each line's fields into the wrong ones, silently
+ * (every company deregistered where the dates had swapped places).
+ */
+export function bolagsverketHeaderMismatch(text: string): string | null {
+  // Unquoted in the files seen, quoted perhaps: no name holds a quote or a `;`.
+  const names = text.replace(/^\uFEFF/, '').split(';').map((n) => n.replaceAll('"', '').trim().toLowerCase());
+  while (names.length > HEADER.length && names[names.length - 1] === '') names.pop();
+  const at = HEADER.findIndex((name, i) => names[i] !== name);
+  if (at !== -1) return `its column ${at + 1} is ${names[at] === undefined ? 'missing' : `"${names[at]}"`} where "${HEADER[at]}" was expected`;
+  if (names.length > HEADER.length) return `it has ${names.length} columns where ${HEADER.length} were expected ("${names[HEADER.length]}" is new)`;
+  return null;
+}
+
 /** The fields of a line, quotes stripped and `""` unescaped. */
 export function splitBolagsverketLine(text: string): string[] {
   // By index rather than by regular expression and copies: three million lines a week.

@@ -36,8 +36,6 @@ export interface ReadStats {
   repeatedLines?: number;
   /** The data line the file ends in without a line break, if it does (LineBatch.unterminated). */
   unterminatedLine?: number;
-  /** The first line holds a carriage return: a file whose lines end in CR alone is read as one line. */
-  firstLineHasCr?: boolean;
 }
 
 export interface ReadOptions {
@@ -65,10 +63,7 @@ export async function* readSourceRecords(
   const decoder = lineDecoderFor(source);
   let parser: SourceParser | null = null;
   for await (const b of batches) {
-    if (b.first) {
-      parser = parserFor(source, b.first.line, b.first.text);
-      if (b.first.text.includes('\r')) stats.firstLineHasCr = true;
-    }
+    if (b.first) parser = parserFor(source, b.first.line, b.first.text);
     stats.lines += b.dataLines;
     stats.persons += b.persons;
     if (b.unterminated) stats.unterminatedLine = b.unterminated;

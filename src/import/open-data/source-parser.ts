@@ -3,7 +3,7 @@
 // alone, without parsing the line. Chosen by the file's first line, on the thread that sorts the
 // lines (classify-lines.ts) and on the one that parses them (read-source.ts) alike.
 import { ImportError } from '../import-error.js';
-import { isBolagsverketHeader, parseBolagsverketRow } from '../bolagsverket/parse-row.js';
+import { bolagsverketHeaderMismatch, isBolagsverketHeader, parseBolagsverketRow } from '../bolagsverket/parse-row.js';
 import { isScbHeader, parseScbRow, type ScbColumns, scbColumns } from '../scb/parse-row.js';
 import { unfitText } from '../../core/stored-text.js';
 import { RowError, type SourceRow } from './source-row.js';
@@ -25,6 +25,9 @@ export interface SourceParser {
 }
 
 export function parserFor(source: OpenDataSource, line: number, first: string): SourceParser {
+  // Lines are split at line feeds (a CR before one is dropped): such a file is one line, its
+  // header first. (A data line may hold a stray CR in its free text.)
+  if ((isBolagsverketHeader(first) || isScbHeader(first)) && first.includes('\r')) throw new ImportError(line, 'its lines end in a carriage return alone, which neither source writes; convert them to line feeds (or CR LF)');
   if (source === 'bolagsverket') {
     // Else every line of it, the header too, would be counted unreadable (SCB's refuses Bolagsverket's at once, as here).
     if (isScbHeader(first)) throw new ImportError(line, "this is SCB's file (its header names PeOrgNr): import it with --source scb");
@@ -33,6 +36,8 @@ export function parserFor(source: OpenDataSource, line: number, first: string): 
     if (!isBolagsverketHeader(first) && bolagsverketKey(first) === null) {
       throw new ImportError(line, "the first line is neither Bolagsverket's header nor one of its lines (\"5566778899$ORGNR-IDORG\";…), so this is not Bolagsverket's file");
     }
+    const changed = isBolagsverketHeader(first) ? bolagsverketHeaderMismatch(first) : null;
+    if (changed) throw new ImportError(line, `the header is not Bolagsverket's as this version of bolag reads it: ${changed}. Its lines are read by position, so none was read`);
     return { parse: fitting(parseBolagsverketRow), header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey, cheapPerson: isBolagsverketPerson };
   }
   if (!isScbHeader(first)) throw new ImportError(line, "the first line is not the header of SCB's file (no PeOrgNr column)");

@@ -92,7 +92,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         );
       }
       // Exit 0 would tell a cron job that the register is this week's.
-      if (stats.lines === 0) throw new UsageError(`${opts.file} has no ${source === 'scb' ? "SCB" : "Bolagsverket"} lines after its header${crOnly(stats)}; nothing was imported.`);
+      if (stats.lines === 0) throw new UsageError(`${opts.file} has no ${source === 'scb' ? "SCB" : "Bolagsverket"} lines after its header; nothing was imported.`);
       if (stats.errors > stats.records) throw new UsageError(mostUnreadable(opts.file, stats));
     } finally {
       progress.done();
@@ -123,11 +123,6 @@ function mostUnreadable(file: string, stats: ReadStats): string {
   return stats.records === 0
     ? `None of the ${errors} lines of ${file} could be read (a new format of the file?); nothing was imported.`
     : `${errors} of the ${(stats.errors + stats.records).toLocaleString('en')} lines of ${file} could not be read (a new format of the file?); the ${records} others were imported.`;
-}
-
-/** A hint for a file whose lines end in CR alone: read as one line, it has none after its header. */
-function crOnly(stats: ReadStats): string {
-  return stats.firstLineHasCr ? ' (its lines end in a carriage return alone; convert them to line feeds)' : '';
 }
 
 function waiting(opts: DbImportOptions, progress: { done(): void }, why: ImportWait): void {
