@@ -93,7 +93,7 @@ export const CONDITIONAL_FIELDS = { distance_km: 'near', latest_financials: 'exp
 
 const fieldsParam = listParam(
   'Company fields to return (comma-separated); id is always included, distance_km with near, latest_financials with expand.',
-  (s) => ((COMPANY_FIELDS as readonly string[]).includes(s) || s in CONDITIONAL_FIELDS ? s : null),
+  (s) => ((COMPANY_FIELDS as readonly string[]).includes(s) || Object.hasOwn(CONDITIONAL_FIELDS, s) ? s : null),
   `one of ${COMPANY_FIELDS.join(', ')}, or with near / expand=latest_financials: ${Object.keys(CONDITIONAL_FIELDS).join(', ')}`,
 );
 

@@ -37,7 +37,9 @@ export function checkLink(
   now: Date = new Date(),
 ): LinkCheck {
   const { expires, signature } = query;
-  if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string') {
+  // The text as the link was made (no leading zero): any change to a link is a 403, not only one
+  // that changes what the signature covers.
+  if (typeof expires !== 'string' || !/^[1-9]\d{0,11}$/.test(expires) || typeof signature !== 'string') {
     return { ok: false, reason: 'forbidden' };
   }
   if (!signer.verify(PURPOSE, payload(exportId, target, Number(expires)), signature)) return { ok: false, reason: 'forbidden' };

@@ -55,6 +55,8 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
+    // A browser given a download or an error body takes it as the type we say, never sniffs HTML in it.
+    reply.header('X-Content-Type-Options', 'nosniff');
   });
 
   // JSON only: anything else is 415, and an empty body is not {}.

@@ -8,6 +8,12 @@ import { ApiError } from '../core/errors.js';
 
 /** A `\u` escape of a surrogate: bodies without one (nearly all) are not walked. */
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/**
+ * A key `__proto__` may be in the body (written out, or with an escape in it): JSON.parse makes
+ * it an own key, which validation skipped, so `filters: {"__proto__": {…}}` made a webhook
+ * without filters, answered 201. Refused.
+ */
+const MAYBE_PROTO_KEY = /__proto__|\\u/;
 /** A lone surrogate: with the u flag a whole pair is one code point, not matched. */
 const HALF_SURROGATE = /\p{Cs}/u;
 
@@ -31,10 +37,13 @@ export function parseJsonBody(body: string, contentType: string | undefined = un
   } catch (e) {
     throw Object.assign(e as Error, { statusCode: 400 });
   }
-  if (SURROGATE_ESCAPE.test(body)) {
-    const found = halfSurrogateAt(parsed);
+  if (SURROGATE_ESCAPE.test(body) || MAYBE_PROTO_KEY.test(body)) {
+    const found = unfitAt(parsed);
+    if (found?.why === 'proto') {
+      throw new ApiError('invalid_body', `The body has a key "__proto__" (${found.path}), which no field of this API is named; leave it out.`, found.path);
+    }
     if (found !== null) {
-      const where = found.length > 100 ? `${found.slice(0, 100)}…` : found;
+      const where = found.path.length > 100 ? `${found.path.slice(0, 100)}…` : found.path;
       throw new ApiError(
         'invalid_body',
         `${where === '' ? 'The body' : where} has half of a surrogate pair (a \\ud800–\\udfff escape without its other half); send text as whole characters.`,
@@ -46,12 +55,13 @@ export function parseJsonBody(body: string, contentType: string | undefined = un
 }
 
 /**
- * The dotted path of the first string (value or key) that is not well formed, or null. A walk
+ * The dotted path of the first string (value or key) that is not well formed, or of the first
+ * key `__proto__`, or null. A walk
  * with a stack of its own, each step knowing only its parent's: a body nested thousands deep
  * (1 MB of `[`) overflowed the call stack, and its paths written out at every step would have
  * been quadratic.
  */
-function halfSurrogateAt(root: unknown): string | null {
+function unfitAt(root: unknown): { path: string; why: 'surrogate' | 'proto' } | null {
   const parents: number[] = [-1];
   const steps: string[] = [''];
   const pathOf = (node: number): string => {
@@ -68,7 +78,7 @@ function halfSurrogateAt(root: unknown): string | null {
   while (pending.length > 0) {
     const [value, node] = pending.pop()!;
     if (typeof value === 'string') {
-      if (HALF_SURROGATE.test(value)) return pathOf(node);
+      if (HALF_SURROGATE.test(value)) return { path: pathOf(node), why: 'surrogate' };
     } else if (Array.isArray(value)) {
       for (let i = value.length - 1; i >= 0; i--) pending.push([value[i], step(node, `[${i}]`)]);
     } else if (value !== null && typeof value === 'object') {
@@ -76,7 +86,8 @@ function halfSurrogateAt(root: unknown): string | null {
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i];
         const child = step(node, `.${key}`);
-        if (HALF_SURROGATE.test(key)) return pathOf(child);
+        if (HALF_SURROGATE.test(key)) return { path: pathOf(child), why: 'surrogate' };
+        if (key === '__proto__') return { path: pathOf(child), why: 'proto' };
         pending.push([inner, child]);
       }
     }

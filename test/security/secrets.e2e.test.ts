@@ -77,6 +77,10 @@ beforeAll(async () => {
   await req('/companies?limit=2&q=bygg');
   await req('/companies?limit=2', { key: secrets.wrongKey });
   await req(`/companies?api_key=${key}`);
+  // Percent-encoded (found by a security review: logged as it came).
+  secrets.apiKeyEncoded = key.slice(3);
+  await req(`/companies?q=bk%5F${key.slice(3)}`);
+  await req(`/companies?q=%62k_${key.slice(3)}&limit=1`);
   const created = JSON.parse((await req('/exports', { method: 'POST', body: JSON.stringify({ format: 'csv', filters: { county: '01' } }) })).text).data;
   const done = await waitForExport({ url }, key, created.id, 30_000);
   secrets.linkSignature = new URL(done.download_url).searchParams.get('signature')!;

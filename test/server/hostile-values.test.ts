@@ -105,6 +105,25 @@ describe('webhook URLs', () => {
   });
 });
 
+describe('a key __proto__ in a body', () => {
+  // Found by a security review (2026-11-29): JSON.parse makes it an own key, validation skipped
+  // it, and a webhook with `filters: {"__proto__": {county: ["01"]}}` was made without filters.
+  it('is refused, written out or escaped, and nothing is made', async () => {
+    const before = (await call(s.url, s.apiKey, 'GET', '/webhooks')).body.data.length;
+    for (const raw of [
+      '{"url":"https://8.8.8.8/","events":["company.updated"],"filters":{"__proto__":{"county":["01"]}}}',
+      '{"url":"https://8.8.8.8/","events":["company.updated"],"filters":{"\\u005f_proto__":{"county":["01"]}}}',
+      '{"__proto__":{"url":"https://8.8.8.8/"},"url":"https://8.8.8.8/","events":["company.updated"]}',
+    ]) {
+      const r = await fetch(`${s.url}/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' }, body: raw });
+      const body = await r.json();
+      expect([r.status, body.error?.code], raw).toEqual([400, 'invalid_body']);
+      expect(body.error.message).toContain('__proto__');
+    }
+    expect((await call(s.url, s.apiKey, 'GET', '/webhooks')).body.data.length).toBe(before);
+  });
+});
+
 describe('half of a surrogate pair in a body', () => {
   // Found by an exploratory run (2026-11-28): accepted with 201, then read back from PostgreSQL
   // with U+FFFD in its place. JSON.stringify writes a lone surrogate as its \ud800 escape.

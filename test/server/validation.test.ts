@@ -17,6 +17,7 @@ function expectError(r: { status: number; headers: Headers; body: any }, status:
   if (param !== undefined) expect(r.body.error.param).toBe(param);
   expect(r.body.meta.request_id).toMatch(/^req_/);
   expect(r.headers.get('request-id')).toBe(r.body.meta.request_id);
+  expect(r.headers.get('x-content-type-options')).toBe('nosniff');
   expect(Object.keys(r.body).sort()).toEqual(['error', 'meta']);
 }
 
@@ -65,6 +66,8 @@ const cases: [string, string, string][] = [
   ['category=spaceships', 'category', 'unknown category'],
   ['sni=1234567', 'sni', 'SNI prefix over 5 digits'],
   ['fields=name,password', 'fields', 'unknown field'],
+  ['fields=name,__proto__', 'fields', 'a name of every JavaScript object (was taken, and left out)'],
+  ['fields=constructor', 'fields', 'a name of every JavaScript object (constructor)'],
   ['fields=name,distance_km', 'fields', 'distance_km named without near'],
   ['fields=latest_financials', 'fields', 'latest_financials named without expand'],
   ['expand=owners', 'expand', 'unknown expand'],

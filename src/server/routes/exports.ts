@@ -21,9 +21,9 @@ const LIST_QUERY = z
   })
   .partial();
 
-const LINK_QUERY = z.object({ expires: z.string().optional(), signature: z.string().optional() });
+const LINK_QUERY = z.strictObject({ expires: z.string().optional(), signature: z.string().optional() });
 
-/** A link's expires and signature; given twice (an array) or otherwise odd, the link is not ours. */
+/** A link's expires and signature; given twice (an array), with another parameter or otherwise odd, the link is not ours. */
 function linkQuery(query: unknown): z.output<typeof LINK_QUERY> {
   const parsed = LINK_QUERY.safeParse(query ?? {});
   if (!parsed.success) throw new ApiError('forbidden', 'This download link is not valid: its signature does not match.');
