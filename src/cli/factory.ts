@@ -57,6 +57,12 @@ export interface Factory {
   notice(line: string): void;
   /** Registers cleanup that main runs before exiting (closing servers and sockets). */
   defer(cleanup: () => Promise<void> | void): void;
+  /**
+   * Work already taken on that Ctrl-C waits for past its few seconds of grace (deliveries
+   * `listen` answered and has still to print, forward or run; the webhook it deletes after).
+   * A second Ctrl-C does not wait.
+   */
+  finishing(work: Promise<unknown>): void;
   dispose(): Promise<void>;
 }
 
@@ -65,6 +71,8 @@ export interface FactoryInit {
   env?: NodeJS.ProcessEnv;
   globals: () => GlobalOptions;
   interrupt?: AbortSignal;
+  /** Where finishing() reports its work (main). */
+  onFinishing?: (work: Promise<unknown>) => void;
 }
 
 export function createFactory(init: FactoryInit): Factory {
@@ -135,6 +143,9 @@ export function createFactory(init: FactoryInit): Factory {
     },
     defer(cleanup) {
       cleanups.push(cleanup);
+    },
+    finishing(work) {
+      init.onFinishing?.(work);
     },
     async dispose() {
       // Clients first, then the servers they talk to.

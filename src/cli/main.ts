@@ -21,11 +21,26 @@ export async function main(argv: readonly string[] = processArgv): Promise<never
   const program = buildRootProgram(io, packageVersion());
   const globals = () => program.opts() as GlobalOptions;
   const interrupt = new AbortController();
-  const factory = createFactory({ io, globals, interrupt: interrupt.signal });
+  const finishing = new Set<Promise<unknown>>();
+  const onFinishing = (work: Promise<unknown>) => {
+    finishing.add(work);
+    void work.catch(() => undefined).finally(() => finishing.delete(work));
+  };
+  const factory = createFactory({ io, globals, interrupt: interrupt.signal, onFinishing });
 
-  // A reader that went away (`| head`) is not a failure.
+  // A reader that went away (`| head`) is not a failure. The command ends at its next write
+  // (PipeClosedError, exit 0) through its own cleanup: exiting here at once left a
+  // `listen --register-url … | head -1` webhook registered. One that writes nothing more is
+  // ended after the grace, what it is finishing and its cleanup first.
+  let readerGone = false;
   io.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(EXIT.ok);
+    if (error.code !== 'EPIPE' || readerGone) return;
+    readerGone = true;
+    setTimeout(async () => {
+      await Promise.allSettled(finishing);
+      await factory.dispose();
+      process.exit(EXIT.ok);
+    }, INTERRUPT_GRACE_MS).unref();
   });
   let reraised = 0;
   process.on('SIGINT', () => {
@@ -40,7 +55,11 @@ export async function main(argv: readonly string[] = processArgv): Promise<never
     // again at once, before any second Ctrl-C can come: as many signals are not a person's.
     reraised = process.rawListeners('SIGINT').filter((l) => 'listener' in l).length;
     interrupt.abort(new Error('interrupted'));
-    setTimeout(() => {
+    setTimeout(async () => {
+      if (finishing.size > 0) {
+        io.stderr.write('Finishing what was already taken (Ctrl-C again stops at once)…\n');
+        await Promise.allSettled(finishing);
+      }
       io.stderr.write('Interrupted.\n');
       process.exit(EXIT.interrupted);
     }, INTERRUPT_GRACE_MS).unref();

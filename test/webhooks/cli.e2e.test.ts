@@ -226,6 +226,81 @@ describe.skipIf(!BUILT)('against a running service', { timeout: 30_000 }, () => 
     }
   });
 
+  // Found by an exploratory run (2026-11-29): with a profile, `timeout` (SIGTERM) or a closed
+  // terminal (SIGHUP) killed the listener (143, 129) before it deleted its webhook.
+  it('--register-url with a profile deletes the webhook on SIGTERM and on SIGHUP', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'bolag-listen-profile-'));
+    const profileEnv = cleanEnv({ HOME: home, BOLAG_HOME: join(home, 'bolag'), XDG_CONFIG_HOME: join(home, 'config') });
+    try {
+      const login = await bolag(['login', '--base-url', s.url, '--api-key', s.apiKey], { env: profileEnv });
+      expect(login.exitCode, String(login.stderr)).toBe(0);
+      for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+        const port = await freePort();
+        const l = await listen(['--port', String(port), '--register-url', `http://127.0.0.1:${port}/hook`, '--events', 'company.updated'], profileEnv);
+        try {
+          const id = /Registered webhook (whk_\S+)/.exec(l.err())?.[1];
+          expect(id, signal).toBeDefined();
+          l.proc.kill(signal);
+          const r = await l.proc;
+          expect(r.exitCode, `${signal}: ${l.err()}`).toBe(130);
+          expect(l.err(), signal).toContain(`Deleted webhook ${id}`);
+          expect((await call(s.url, s.apiKey, 'GET', `/webhooks/${id}`)).status, signal).toBe(404);
+        } finally {
+          l.proc.kill('SIGKILL');
+        }
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('--register-url into a pipe that closes (| head -1) still deletes the webhook', async () => {
+    const port = await freePort();
+    const l = await listen(['--port', String(port), '--register-url', `http://127.0.0.1:${port}/hook`, '--events', 'company.updated', '--format', 'jsonl'], env);
+    try {
+      const id = /Registered webhook (whk_\S+)/.exec(l.err())?.[1];
+      expect(id).toBeDefined();
+      // The reader goes away; the next delivery's line finds the pipe closed.
+      l.proc.stdout!.destroy();
+      await call(s.url, s.apiKey, 'POST', `/webhooks/${id}/test`);
+      const r = await l.proc;
+      expect(r.exitCode, l.err()).toBe(0);
+      expect(l.err(), l.err()).toContain(`Deleted webhook ${id}`);
+      expect((await call(s.url, s.apiKey, 'GET', `/webhooks/${id}`)).status).toBe(404);
+    } finally {
+      l.proc.kill('SIGKILL');
+    }
+  });
+
+  it('Ctrl-C waits past its grace for --exec to finish the deliveries already answered, then deletes the webhook', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bolag-exec-slow-'));
+    const port = await freePort();
+    const l = await listen(
+      ['--port', String(port), '--register-url', `http://127.0.0.1:${port}/hook`, '--events', 'company.updated', '--format', 'jsonl', '--exec', `sleep 2; cat > "${dir}/$BOLAG_EVENT_ID.json"`],
+      env,
+    );
+    try {
+      const id = /Registered webhook (whk_\S+)/.exec(l.err())?.[1];
+      const events = [0, 1, 2].map(() => ({ id: newId('evt'), type: 'company.updated', created_at: new Date().toISOString(), data: { company_id: 'c', org_nr: '556000-0001', changed_fields: ['name'] } }));
+      for (const ev of events) await s.store.outbox.append(ev, null, { status: 'aktiv' });
+      // All three answered 200 (so never sent again), the first command still running.
+      await waitFor(async () => {
+        const ds = (await call(s.url, s.apiKey, 'GET', `/webhooks/${id}/deliveries`)).body.data;
+        return ds.filter((d: { status_code: number }) => d.status_code === 200).length === 3 || null;
+      }, { what: 'three deliveries answered' });
+      l.proc.kill('SIGINT');
+      const r = await l.proc;
+      expect(r.exitCode).toBe(130);
+      // Three commands of 2 s: past the 3 s grace, and each ran.
+      for (const ev of events) expect(readFileSync(join(dir, `${ev.id}.json`), 'utf8'), ev.id).toContain(ev.id);
+      expect(jsonLines(l.out()).map((e) => e.id)).toEqual(events.map((e) => e.id));
+      expect(l.err()).toContain(`Deleted webhook ${id}`);
+    } finally {
+      l.proc.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('bolag webhooks create|list|get|update|test|deliveries|rotate-secret|delete', async () => {
     const r = await startReceiver();
     try {

@@ -100,9 +100,12 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
       for (const line of errors.summary()) io.stderr.write(`${line}\n`);
     }
   } catch (e) {
-    // Nothing written (a file refused, a zip that could not be read): not an imported register,
-    // so a first start may still generate one. Only an empty register is unmarked.
-    if (marked) await unmarkImported(store).catch(() => undefined);
+    // A file refused as a whole (at its first line, a zip that cannot be read, no usable lines):
+    // not an imported register, so a first start may still generate it (only an empty one is
+    // unmarked). A line further on that stops the import (--strict) leaves the mark: the
+    // register is meant for imports.
+    const refusedWhole = e instanceof ImportError ? e.line <= 1 : !(e instanceof CancelError);
+    if (marked && refusedWhole) await unmarkImported(store).catch(() => undefined);
     if (e instanceof ImportError) {
       const changed = source === 'ours' || opts.strict ? '; nothing was changed' : '';
       throw new UsageError(`Import stopped at ${e.message}${changed}.`);

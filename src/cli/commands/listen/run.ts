@@ -3,7 +3,7 @@
 // in which deliveries arrived. With --register-url: the webhook is created at start and
 // deleted at stop.
 import type { ListenOptions } from './options.js';
-import { CancelError, UsageError } from '../../errors/index.js';
+import { CancelError, PipeClosedError, UsageError } from '../../errors/index.js';
 import { OutputSink } from '../../output/sink.js';
 import { startWebhookReceiver, type ReceivedDelivery, type Rejection } from '../../../webhooks/receiver/receiver.js';
 import { jsonlLine, prettyLine } from './print.js';
@@ -95,7 +95,22 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
   });
   const onTerm = () => stop();
   factory.interrupt.addEventListener('abort', onTerm, { once: true });
-  process.once('SIGTERM', onTerm);
+  // The reader of stdout went away (`| head -1`): stop as at Ctrl-C, and end with exit 0.
+  const onPipeGone = (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') return;
+    failure ??= new PipeClosedError();
+    stop();
+  };
+  io.stdout.on('error', onPipeGone);
+  // `on`, not `once`: with a profile, a library under `conf` takes these signals with `once` and
+  // raises them again, which found no listener of ours and killed the process (exit 143) before
+  // the webhook was deleted. SIGHUP: the terminal closed.
+  const TERM_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
+  for (const signal of TERM_SIGNALS) process.on(signal, onTerm);
+  const offTerm = () => {
+    for (const signal of TERM_SIGNALS) process.off(signal, onTerm);
+    io.stdout.off('error', onPipeGone);
+  };
 
   const receiver = await startWebhookReceiver({
     port: opts.port,
@@ -108,7 +123,7 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     },
     onReject: (r) => factory.notice(`rejected ${r.eventId ?? 'a delivery'} on ${r.url}: ${REJECTED[r.reason]}`),
   }).catch((e: NodeJS.ErrnoException) => {
-    process.off('SIGTERM', onTerm);
+    offTerm();
     if (e.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} is in use; choose another with --port (0 picks a free one).`, { flag: '--port' });
     throw e;
   });
@@ -127,7 +142,7 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
     }
   };
   factory.defer(async () => {
-    process.off('SIGTERM', onTerm);
+    offTerm();
     await unregister();
     await receiver.close();
     await forwarder?.close();
@@ -152,11 +167,16 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
 
   await stopped;
   factory.interrupt.removeEventListener('abort', onTerm);
-  process.off('SIGTERM', onTerm);
-  // Stop taking deliveries, finish what was taken, then remove the webhook.
-  await receiver.close();
-  await draining;
-  await unregister();
+  // Stop taking deliveries (the service sends later ones again), finish what was taken (each
+  // answered 200 already: never sent again), then remove the webhook; Ctrl-C waits for it.
+  const finish = (async () => {
+    await receiver.close();
+    await draining;
+    await unregister();
+  })();
+  factory.finishing(finish);
+  await finish;
+  offTerm();
   if (failure) throw failure;
   throw new CancelError('Stopped listening.');
 }

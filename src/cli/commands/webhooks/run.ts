@@ -75,7 +75,7 @@ export async function webhooksRun(opts: WebhooksOptions): Promise<void> {
       const res = await wait(client.post<{ data: Row }>(path(action.id, '/rotate-secret'), undefined, { signal: interrupt }));
       await showRecord(res.data.data);
       factory.notice(
-        `Keep the new secret now: it is not shown again. Until ${String(res.data.data.previous_secret_expires_at)} deliveries carry signatures with both the old and the new secret.`,
+        `Keep the new secret now: it is not shown again. Until ${String(res.data.data.previous_secret_expires_at)} deliveries carry signatures with both the secret before this rotation and the new one; a secret older than that (from an earlier rotation within 24 hours) no longer signs.`,
       );
       return;
     }
