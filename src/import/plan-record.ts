@@ -12,6 +12,7 @@ import { fold } from '../core/text.js';
 import type { ImportPlanner, PlannedEvent } from '../store/import-types.js';
 import { ImportError } from './import-error.js';
 import { sameValue } from './same-value.js';
+import { applyStatementFigures } from './statement-figures.js';
 
 /** Fields that never count as a change: identity, bookkeeping, and query-dependent extras. */
 const NOT_COMPARED = new Set(['id', 'updated_at', 'distance_km', 'latest_financials', 'status', 'county', 'municipality']);
@@ -65,6 +66,7 @@ export const planRecord: ImportPlanner = (record, existing, id, now) => {
   const given = GIVEN_SCHEMA.safeParse(data);
   if (!given.success) throw importError(line, given.error.issues[0]);
   const merged = mergeRecord(existing, data);
+  applyStatementFigures(merged, existing, data);
   merged.org_nr = formatOrgNr(digits);
   merged.id = id ?? '';
   if (typeof merged.municipality_code === 'string') merged.municipality = municipalityName(merged.municipality_code);

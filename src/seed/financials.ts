@@ -3,6 +3,7 @@
 import type { LatestFinancials } from '../core/company.js';
 import { EMPLOYEES_CLASSES, type EmployeesClass, type LegalForm, type Trend } from '../core/values.js';
 import type { Random } from './random.js';
+import { trendOfGrowth } from '../core/trend.js';
 
 export interface Figures {
   revenue: number;
@@ -37,7 +38,7 @@ export function drawFigures(random: Random, form: LegalForm, fiscalYear: number)
   const profit = Math.round((revenue * margin) / 1000) * 1000;
   const equity_ratio = round(Math.max(-0.8, Math.min(0.99, random.normal(0.38, 0.25))), 3);
   const revenue_growth = round(Math.max(-0.95, Math.min(5, random.normal(0.04, 0.22))), 3);
-  const trend: Trend = revenue_growth > 0.05 ? 'växande' : revenue_growth < -0.05 ? 'minskande' : 'stabil';
+  const trend: Trend = trendOfGrowth(revenue_growth);
   const perEmployee = random.logNormal(1_300_000, 0.5);
   const employees = form === 'bostadsrättsförening' ? random.int(0, 1) : Math.max(0, Math.round(revenue / perEmployee - 0.5));
   const total_assets = Math.round((revenue * random.logNormal(0.8, 0.7)) / 1000) * 1000;

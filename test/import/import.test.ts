@@ -106,6 +106,34 @@ describe('bolag db import', () => {
     expect(outbox[0].subject).toMatchObject({ county: a.county_code, org_nr: a.org_nr.replace('-', '') });
   });
 
+  // Found by an exploratory run (2026-11-29): a new statement left revenue null and
+  // has_financials false beside it, so a search for companies with figures missed it.
+  it("a new statement brings the company's figures with it, unless the record gives them", async () => {
+    const withAccounts = [...Array(40).keys()].map((i) => i + 1);
+    let c: Company | undefined;
+    for (const i of withAccounts) if ((c = await nth(i)).latest_financials && c.latest_financials.net_revenue > 0) break;
+    const none = (await Promise.all(withAccounts.map(nth))).find((x) => !x.has_financials)!;
+    expect(c?.latest_financials, 'a seeded company with accounts').toBeTruthy();
+    expect(none, 'a seeded company without accounts').toBeTruthy();
+    const before = c!.latest_financials!;
+    const fy = before.fiscal_year + 1;
+    const statement = (netRevenue: number) => ({ fiscal_year: fy, period_start: `${fy}-01-01`, period_end: `${fy}-12-31`, net_revenue: netRevenue, profit: 12_000, equity_ratio: 0.42, total_assets: 900_000, employees: 2, currency: 'SEK' });
+    const grown = Math.round(before.net_revenue * 1.2);
+    const path = write('statements.jsonl', jsonl([
+      { org_nr: c!.org_nr, latest_financials: statement(grown) },
+      { org_nr: none.org_nr, latest_financials: statement(99_000_000), profit: 7 },
+    ]));
+    expect(await importFile(store, path)).toMatchObject({ updated: 2 });
+    const after = (await store.companies.get(c!.org_nr))!;
+    expect(after).toMatchObject({ revenue: grown, profit: 12_000, equity_ratio: 0.42, has_financials: true, trend: 'växande' });
+    expect(after.revenue_growth).toBeCloseTo(0.2, 2);
+    // No statement the year before: no growth to say; a figure the record gives stands.
+    const first = (await store.companies.get(none.org_nr))!;
+    expect(first).toMatchObject({ revenue: 99_000_000, profit: 7, equity_ratio: 0.42, has_financials: true, revenue_growth: none.revenue_growth, trend: none.trend });
+    const changed = (await events()).find((e) => e.data.company_id === first.id && e.type === 'company.updated')!;
+    expect(changed.data.changed_fields).toEqual(expect.arrayContaining(['revenue', 'has_financials']));
+  });
+
   it('re-importing the register in its own JSONL shape changes nothing', async () => {
     const records: Company[] = [];
     for await (const c of store.companies.stream({ status: null, radius_km: 10 }, { expand: ['latest_financials'] })) records.push(c);
