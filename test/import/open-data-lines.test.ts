@@ -47,6 +47,13 @@ describe('Bolagsverket lines', () => {
     expect(parseBolagsverketRow(2, row({ 5: 'null', 9: 'null' }))).toMatchObject({ standing: 'registrerad', description: '' });
   });
 
+  it('reports a deregistration date that is no date instead of guessing; all zeros is none (found 2026-11-29)', () => {
+    expect(parseBolagsverketRow(2, row({ 5: '0000-00-00' })).standing).toBe('registrerad');
+    for (const bad of ['2021-02-30', '2021/06/30', 'igår']) {
+      expect(() => parseBolagsverketRow(4, row({ 5: bad })), bad).toThrow(`avregistreringsdatum "${bad}" is not a date`);
+    }
+  });
+
   it('marks sole traders and keeps ten digits of their number', () => {
     expect(parseBolagsverketRow(2, row({ 0: '196406253432$PERSON-IDORG', 4: 'E-ORGFO' }))).toMatchObject({ orgNr: '6406253432', isPerson: true, legalForm: 'enskild_näringsidkare' });
   });
@@ -184,7 +191,10 @@ describe('status from both sources', () => {
     expect(deriveStatus('avregistrerad', 'aktiv', 'aktiv')).toBe('avregistrerad');
     expect(deriveStatus('konkurs', 'aktiv', 'aktiv')).toBe('konkurs');
     expect(deriveStatus('registrerad', 'vilande', 'aktiv')).toBe('vilande');
-    expect(deriveStatus('registrerad', 'avregistrerad', 'aktiv')).toBe('aktiv');
+    // SCB's JEStat 9 (left its population) for a registered organisation: not active, whatever
+    // its FtgStat said (found 2026-11-29: FtgStat 9 with JEStat 9 was `aktiv`, with JEStat 1 `vilande`).
+    expect(deriveStatus('registrerad', 'avregistrerad', 'aktiv')).toBe('vilande');
+    expect(deriveStatus('registrerad', 'saknas', 'aktiv')).toBe('aktiv');
     expect(deriveStatus(null, 'avregistrerad', 'aktiv')).toBe('avregistrerad');
     expect(deriveStatus('saknas', null, 'aktiv')).toBe('avregistrerad');
     expect(deriveStatus(null, null, 'vilande')).toBe('vilande');

@@ -76,7 +76,11 @@ export function parseBolagsverketRow(line: number, text: string): BolagsverketRo
   if (name === '') throw new RowError(line, 'organisationsnamn holds no name');
   const deregistered = cleanText(f[5]);
   const registered = cleanText(f[8]);
-  const standing = DATE.test(deregistered) ? 'avregistrerad' : (ongoingProceeding(cleanText(f[7])) ?? 'registrerad');
+  // A deregistration date that is no date is not guessed at (2021-02-30 made a company
+  // deregistered, 2021/06/30 left it registered): the line is reported. All zeros is a blank.
+  const isDeregistered = deregistered !== '' && !/^0{4}-0{2}-0{2}$/.test(deregistered);
+  if (isDeregistered && !(DATE.test(deregistered) && isCalendarDate(deregistered))) throw new RowError(line, `avregistreringsdatum "${deregistered}" is not a date`);
+  const standing = isDeregistered ? 'avregistrerad' : (ongoingProceeding(cleanText(f[7])) ?? 'registrerad');
   return {
     source: 'bolagsverket',
     line,

@@ -8,7 +8,9 @@ export function deriveStatus(bolagsverket: string | null, scb: string | null, cu
   if (bolagsverket === 'konkurs' || bolagsverket === 'likvidation' || bolagsverket === 'rekonstruktion') return bolagsverket;
   // Without Bolagsverket (associations, public bodies), SCB's word on leaving counts.
   if (bolagsverket === null && (scb === 'avregistrerad' || scb === 'saknas')) return 'avregistrerad';
-  if (scb === 'vilande') return 'vilande';
+  // SCB's JEStat 9 (left its population) for an organisation Bolagsverket still lists: not
+  // active, as FtgStat 0 or 9 (which JEStat 9 hides) would say.
+  if (scb === 'vilande' || (bolagsverket === 'registrerad' && scb === 'avregistrerad')) return 'vilande';
   if (bolagsverket === 'registrerad' || scb === 'aktiv') return 'aktiv';
   return current;
 }

@@ -65,7 +65,9 @@ export async function buildIndexesBeside(db: Db, opts: BesideOptions): Promise<v
       threadDone = true;
       // Said, not only survived: an import's thread that died of its small heap went unnoticed
       // for a whole round, each first load building these indexes twice.
-      process.emitWarning(`the index thread failed (${e instanceof Error ? e.message : String(e)}); building its indexes on this thread`, { code: 'BOLAG_INDEX_THREAD' });
+      // A thread's error comes across as a copy, not always an Error (SQLite's said [object Object]).
+      const message = typeof (e as { message?: unknown } | null)?.message === 'string' ? (e as { message: string }).message : String(e);
+      process.emitWarning(`the index thread failed (${message}); building its indexes on this thread`, { code: 'BOLAG_INDEX_THREAD' });
       return false;
     },
   );
