@@ -54,6 +54,15 @@ describe('Bolagsverket lines', () => {
     }
   });
 
+  it("takes a personal identity number labelled ORGNR for a person's (found 2026-11-29: imported as an aktiebolag)", () => {
+    expect(parseBolagsverketRow(2, row({ 0: '6406253432$ORGNR-IDORG' }))).toMatchObject({ orgNr: '6406253432', isPerson: true });
+    const parser = parserFor('bolagsverket', 1, 'organisationsidentitet;namnskyddslopnummer;registreringsland;organisationsnamn;organisationsform;avregistreringsdatum;avregistreringsorsak;pagandeAvvecklingsEllerOmstruktureringsforfarande;registreringsdatum;verksamhetsbeskrivning;postadress');
+    expect(parser.cheapKey(row({ 0: '6406253432$ORGNR-IDORG' }))).toBeNull();
+    expect(parser.cheapPerson(row({ 0: '6406253432$ORGNR-IDORG' }))).toBe(true);
+    expect(parser.cheapKey(row())).toBe('5566778899');
+    expect(parser.cheapPerson(row())).toBe(false);
+  });
+
   it('marks sole traders and keeps ten digits of their number', () => {
     expect(parseBolagsverketRow(2, row({ 0: '196406253432$PERSON-IDORG', 4: 'E-ORGFO' }))).toMatchObject({ orgNr: '6406253432', isPerson: true, legalForm: 'enskild_näringsidkare' });
   });

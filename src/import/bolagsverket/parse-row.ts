@@ -1,6 +1,6 @@
 // One line of `bolagsverket_bulkfil.txt`: `;`-separated, every field in `"`. Free text holds
 // stray unescaped quotes, so a line is split on `";"` rather than by a CSV parser.
-import { isValidOrgNr } from '../../core/orgnr.js';
+import { isPersonalNumber, isValidOrgNr } from '../../core/orgnr.js';
 import { isCalendarDate } from '../../core/param-types.js';
 import { textCleanerFor } from '../open-data/clean-text.js';
 import { parseDollarAddress } from '../open-data/parse-address.js';
@@ -69,9 +69,12 @@ export function parseBolagsverketRow(line: number, text: string): BolagsverketRo
   const cleanText = textCleanerFor(text);
   const identity = cleanText(f[0]);
   const [number = '', type = ''] = identity.split('$');
-  const isPerson = type === 'PERSON-IDORG';
-  const orgNr = toTenDigits(number.replace(/\D/g, ''), isPerson);
+  const labelledPerson = type === 'PERSON-IDORG';
+  const orgNr = toTenDigits(number.replace(/\D/g, ''), labelledPerson);
   if (orgNr === null) throw new RowError(line, `organisationsidentitet "${identity}" is not a valid number`);
+  // A personal identity number labelled ORGNR is a person's all the same (an organisation's third
+  // digit is 2 or more): left out with the others, as personal data.
+  const isPerson = labelledPerson || isPersonalNumber(orgNr);
   const name = parseName(cleanText(f[3]));
   if (name === '') throw new RowError(line, 'organisationsnamn holds no name');
   const deregistered = cleanText(f[5]);

@@ -7,6 +7,7 @@ import { bolagsverketHeaderMismatch, isBolagsverketHeader, parseBolagsverketRow 
 import { isScbHeader, parseScbRow, type ScbColumns, scbColumns } from '../scb/parse-row.js';
 import { unfitText } from '../../core/stored-text.js';
 import { RowError, type SourceRow } from './source-row.js';
+import { isPersonalNumber } from '../../core/orgnr.js';
 
 export type OpenDataSource = 'bolagsverket' | 'scb';
 
@@ -54,10 +55,13 @@ export function parserFor(source: OpenDataSource, line: number, first: string): 
     // Twelve digits, 16 first: an organisation (others are personal identity numbers).
     cheapKey: (t) => {
       const id = nthField(t, cols.PeOrgNr);
-      return /^16\d{10}$/.test(id) ? id.slice(2) : null;
+      return /^16\d{10}$/.test(id) && !isPersonalNumber(id.slice(2)) ? id.slice(2) : null;
     },
-    // Twelve digits, not 16 first: a personal identity number (parse-row.ts).
-    cheapPerson: (t) => /^(?!16)\d{12}$/.test(nthField(t, cols.PeOrgNr)),
+    // Twelve digits, not 16 first, or a person's third digit: a personal identity number (parse-row.ts).
+    cheapPerson: (t) => {
+      const id = nthField(t, cols.PeOrgNr);
+      return /^\d{12}$/.test(id) && (!id.startsWith('16') || isPersonalNumber(id.slice(2)));
+    },
   };
 }
 
@@ -87,12 +91,15 @@ function nthField(text: string, n: number): string {
 
 /** The org nr of an organisation's line (`"5566778899$ORGNR-IDORG";…`), else null (a person, or dirt). */
 function bolagsverketOrgKey(text: string): string | null {
-  return /^\uFEFF?"(\d{10})\$ORGNR-IDORG";/.exec(text)?.[1] ?? null;
+  const key = /^\uFEFF?"(\d{10})\$ORGNR-IDORG";/.exec(text)?.[1] ?? null;
+  return key === null || isPersonalNumber(key) ? null : key;
 }
 
-/** A sole trader's line (`"196501011234$PERSON-IDORG";…`). */
+/** A sole trader's line (`"196501011234$PERSON-IDORG";…`), or a personal number labelled ORGNR. */
 function isBolagsverketPerson(text: string): boolean {
-  return /^\uFEFF?"\d{12}\$PERSON-IDORG";/.test(text);
+  if (/^\uFEFF?"\d{12}\$PERSON-IDORG";/.test(text)) return true;
+  const key = /^\uFEFF?"(\d{10})\$ORGNR-IDORG";/.exec(text)?.[1];
+  return key !== undefined && isPersonalNumber(key);
 }
 
 /** The org nr of a line that could not be read, when its first field still gives it. */

@@ -1,7 +1,7 @@
 // One line of SCB's `scb_bulkfil_JE_*.txt`: tab-separated, no quoting at all (a `"` is just a
 // character), a trailing tab after the last column. Columns are found by the header's names.
 import { isCalendarDate } from '../../core/param-types.js';
-import { isValidOrgNr } from '../../core/orgnr.js';
+import { isPersonalNumber, isValidOrgNr } from '../../core/orgnr.js';
 import { textCleanerFor } from '../open-data/clean-text.js';
 import { postalAddress } from '../open-data/parse-address.js';
 import { RowError, type ScbRow } from '../open-data/source-row.js';
@@ -37,8 +37,9 @@ export function parseScbRow(line: number, text: string, cols: ScbColumns): ScbRo
   const get = (c: Column) => cleanText(f[cols[c]]);
   const id = get('PeOrgNr').replace(/\D/g, '');
   if (id.length !== 12) throw new RowError(line, `PeOrgNr "${get('PeOrgNr')}" is not 12 digits`);
-  const isPerson = !id.startsWith('16');
   const orgNr = id.slice(2);
+  // 16 first is an organisation, unless its third digit says a person (as in Bolagsverket's file).
+  const isPerson = !id.startsWith('16') || isPersonalNumber(orgNr);
   if (!isValidOrgNr(orgNr)) throw new RowError(line, `PeOrgNr "${id}" has a wrong check digit`);
   const activity = mapScbActivity(get('FtgStat'), get('JEStat'));
   if (activity === null) throw new RowError(line, `FtgStat "${get('FtgStat')}" / JEStat "${get('JEStat')}" are not known codes`);
