@@ -72,6 +72,7 @@ export async function importOpenData(
       firstLoadOf: SOURCE_BITS[opts.source],
       firstLoadWrites: FIRST_LOAD_WRITES[opts.source],
       fingerprints: opts.source === 'bolagsverket' ? 'bolagsverket_hash' : 'scb_hash',
+      firstLineStands: true,
       vanished: {
         sourceBit: SOURCE_BITS[opts.source],
         // Left out unread, a sole trader an earlier import took (--include-persons) is still listed.
@@ -93,6 +94,7 @@ export async function importOpenData(
     // The reading thread stopped whatever happened (a store that failed before reading a line, too).
     await text.close();
   }
+  stats.repeatedLines = (stats.repeatedLines ?? 0) + (result.repeated ?? 0);
   // Those lines reached the register only to be seen, not as records.
   result.unchanged -= stats.errorsWithKey + (stats.personsWithKey ?? 0) + (stats.repeatedLines ?? 0);
   return { result, stats, ...(vanishedSkipped ? { vanishedSkipped } : {}) };

@@ -239,6 +239,13 @@ export type ImportPlanner = (
 
 export interface ImportOptions {
   /**
+   * A key the file gives again after a line of it was taken (planned or found unchanged) is
+   * left, the first line standing (the open-data files: two lines of one organisation, different,
+   * overwrote each other every week with an event each). Unset, a later line applies on top of
+   * the earlier (our own format).
+   */
+  firstLineStands?: boolean;
+  /**
    * true (default): one transaction, all or nothing. false: committed batch by batch, so a
    * large import does not hold the write lock from a running server for minutes.
    */
@@ -333,5 +340,7 @@ export interface ImportResult {
   vanished?: number;
   /** Companies the source no longer lists, not marked: more than `vanished.limit` allows. */
   vanishedWithheld?: number;
+  /** Lines left for an earlier line of their key (ImportOptions.firstLineStands); counted in `unchanged` too. */
+  repeated?: number;
   events: Partial<Record<EventType, number>>;
 }

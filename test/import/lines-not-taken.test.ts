@@ -61,6 +61,29 @@ for (const flavour of stores) {
       }
     });
 
+    // Found by an exploratory run (2026-11-29): two different lines of one organisation flipped
+    // the company between them every week, with an event each time.
+    it("keeps an organisation's first line of a file, across batches and within one, and an unchanged file then changes nothing", async () => {
+      const store = await flavour.open();
+      try {
+        const other = withCheckDigit('556000001');
+        const line = (org: string, name: string) => bv(`${org}$ORGNR-IDORG`, '1', 'SE-LAND', `${name}$FORETAGSNAMN-ORGNAM$2020-01-02`, 'AB-ORGFO', '', '', '', '2020-01-02', 'IT', 'Box 1$$STOCKHOLM$11122$SE-LAND');
+        const fill = [...Array(5).keys()].map((i) => line(withCheckDigit(`55610000${i}`), `Fyll ${i} AB`));
+        const week = file(`repeats-${flavour.name}.txt`, [bvHeader, company, line(other, 'Först AB'), ...fill, line('5566778899', 'Senare AB'), line(other, 'Sist AB')]);
+        const first = await importOpenData(store, week, { source: 'bolagsverket' });
+        expect(first.result).toMatchObject({ created: 7 });
+        for (const batchSize of [2_000, 3, 1]) {
+          const again = await importOpenData(store, week, { source: 'bolagsverket', batchSize });
+          expect(again.result, `batches of ${batchSize}`).toMatchObject({ created: 0, updated: 0, unchanged: 7, events: {} });
+          expect(again.stats.repeatedLines, `batches of ${batchSize}`).toBe(2);
+          expect((await store.companies.get('5566778899'))?.name).toBe('Exempel Sverige AB');
+          expect((await store.companies.get(other))?.name).toBe('Först AB');
+        }
+      } finally {
+        await store.close();
+      }
+    });
+
     it('creates no company from an SCB line that names nobody, reports its line, and merges it into one Bolagsverket named', async () => {
       const store = await flavour.open();
       try {

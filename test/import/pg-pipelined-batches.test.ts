@@ -61,7 +61,7 @@ if (!DATABASE_URL) {
         await importOpenData(pg, week1, { source: 'bolagsverket' });
         const a = await importOpenData(sqlite, repeats, { source: 'bolagsverket', batchSize: 3 });
         const b = await importOpenData(pg, repeats, { source: 'bolagsverket', batchSize: 3 });
-        expect(a.result.events['company.updated']).toBeGreaterThan(100);
+        expect(a.result.events['company.updated']).toBeGreaterThan(50);
         expect(a.result.events['company.created']).toBeGreaterThan(20);
         expect(b.result).toEqual(a.result);
 
@@ -69,9 +69,12 @@ if (!DATABASE_URL) {
         const pgRows = (await pg.db.query({ text: `SELECT ${COLUMNS} FROM companies ORDER BY org_nr`, rowMode: 'array' })).rows;
         expect(pgRows.length).toBe(sqliteRows.length);
         expect(pgRows).toEqual(sqliteRows);
-        // Renamed twice in a row: the second name stands, both told.
-        expect(pgRows.some((r) => String(r[1]).endsWith(' Igen'))).toBe(true);
-        expect(pgRows.some((r) => String(r[1]).endsWith(' Ny'))).toBe(true);
+        // A second line of an org nr, renamed: the first stands, the second is counted (until
+        // 2026-11-29 the second stood, both told), on both stores alike.
+        expect(pgRows.some((r) => String(r[1]).endsWith(' Igen'))).toBe(false);
+        expect(pgRows.some((r) => String(r[1]).endsWith(' Ny'))).toBe(false);
+        expect(a.stats.repeatedLines).toBeGreaterThan(20);
+        expect(b.stats.repeatedLines).toBe(a.stats.repeatedLines);
 
         // The events in the file's order: each company's changes as one line after the other made them.
         const sqliteEvents = sqlite.db

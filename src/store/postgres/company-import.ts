@@ -213,6 +213,11 @@ export async function importCompanies(
       const record = batch[i];
       const key = batchKeys[i];
       const row = key === null ? undefined : stored.get(key);
+      if (opts.firstLineStands && row && seen.has(row.rowid)) {
+        result.unchanged++;
+        result.repeated = (result.repeated ?? 0) + 1;
+        continue;
+      }
       const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
       const next = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now, quiet);
       if (row) seen.add(row.rowid);

@@ -249,6 +249,11 @@ export async function importCompanies(
     batch.forEach((record, i) => {
       const key = keys[i];
       const row = key === null ? undefined : stored.get(key);
+      if (opts.firstLineStands && row && seen.has(row.rowid)) {
+        result.unchanged++;
+        result.repeated = (result.repeated ?? 0) + 1;
+        return;
+      }
       const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
       const result1 = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now, quiet);
       if (row) seen.add(row.rowid);
