@@ -240,7 +240,7 @@ complete -c bolag -n '__bolag_path_is \'listen\'' -l host -r -d 'Address to list
 complete -c bolag -n '__bolag_path_is \'listen\'' -l secret -r -d 'Webhook signing secret (repeatable, or comma-separated)'
 complete -c bolag -n '__bolag_path_is \'listen\'' -l tolerance -r -d 'Largest allowed age of the signature timestamp'
 complete -c bolag -n '__bolag_path_is \'listen\'' -l forward-to -r -d 'Pass each verified delivery on: same bytes, headers and query string'
-complete -c bolag -n '__bolag_path_is \'listen\'' -l exec -r -d 'Run a shell command for each delivery, with the event JSON on stdin'
+complete -c bolag -n '__bolag_path_is \'listen\'' -l exec -r -d 'Run a shell command for each delivery, with the event JSON on stdin and BOLAG_EVENT_ID, BOLAG_EVENT_TYPE in its environment'
 complete -c bolag -n '__bolag_path_is \'listen\'' -l format -x -a '\'pretty\' \'jsonl\'' -d 'pretty or jsonl; default: pretty on a terminal, jsonl otherwise'
 complete -c bolag -n '__bolag_path_is \'listen\'' -l register-url -r -d 'Create a webhook for this public URL (a tunnel to this listener), use its secret, delete it on exit'
 complete -c bolag -n '__bolag_path_is \'listen\'' -l events -x -a '\'company.created\' \'company.updated\' \'company.status_changed\' \'financials.published\' \'export.completed\' \'export.failed\'' -d 'With --register-url: company.created, company.updated, company.status_changed, financials.published, export.completed, export.failed'

@@ -165,7 +165,12 @@ describe.skipIf(!BUILT)('bolag listen', { timeout: 30_000 }, () => {
 
   it('--exec runs a command per delivery with the event on stdin', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bolag-exec-'));
-    const l = await listen(['--port', '0', '--secret', SECRET_NEW, '--format', 'jsonl', '--exec', `cat > "${dir}/$BOLAG_EVENT_ID.json"; echo done-$BOLAG_EVENT_TYPE`]);
+    // bolag's own secrets stay out of the command's environment; the rest of it is there.
+    const env = cleanEnv({ BOLAG_API_KEY: 'bk_not_for_the_command', BOLAG_WEBHOOK_SECRET: SECRET_OLD, EXTRA_FOR_COMMAND: 'kept' });
+    const l = await listen(
+      ['--port', '0', '--secret', SECRET_NEW, '--format', 'jsonl', '--exec', `cat > "${dir}/$BOLAG_EVENT_ID.json"; echo done-$BOLAG_EVENT_TYPE key-\${BOLAG_API_KEY:-none} secret-\${BOLAG_WEBHOOK_SECRET:-none} $EXTRA_FOR_COMMAND`],
+      env,
+    );
     try {
       const a = event('company.created', 'evt_exec1');
       const b = event('company.updated', 'evt_exec2');
@@ -174,7 +179,7 @@ describe.skipIf(!BUILT)('bolag listen', { timeout: 30_000 }, () => {
       await waitFor(() => l.err().includes('evt_exec2: exec: exit 0') && jsonLines(l.out()).length === 2, { what: 'exec result' });
       expect(readFileSync(join(dir, 'evt_exec1.json'), 'utf8')).toBe(a);
       expect(readFileSync(join(dir, 'evt_exec2.json'), 'utf8')).toBe(b);
-      expect(l.err()).toContain('done-company.created');
+      expect(l.err()).toContain('done-company.created key-none secret-none kept');
       // The command's output does not pollute the event stream.
       expect(jsonLines(l.out()).map((e) => e.id)).toEqual(['evt_exec1', 'evt_exec2']);
     } finally {

@@ -52,7 +52,7 @@ export function buildListenCommand(f: Factory, runF?: (opts: ListenOptions) => P
     .addOption(new Option('--secret <whsec>', 'Webhook signing secret (repeatable, or comma-separated)').argParser(collect))
     .addOption(new Option('--tolerance <seconds>', 'Largest allowed age of the signature timestamp').default(300).argParser(seconds))
     .addOption(new Option('--forward-to <url>', 'Pass each verified delivery on: same bytes, headers and query string').argParser(httpUrl('--forward-to')))
-    .addOption(new Option('--exec <command>', 'Run a shell command for each delivery, with the event JSON on stdin'))
+    .addOption(new Option('--exec <command>', 'Run a shell command for each delivery, with the event JSON on stdin and BOLAG_EVENT_ID, BOLAG_EVENT_TYPE in its environment'))
     .addOption(new Option('--format <format>', 'pretty or jsonl; default: pretty on a terminal, jsonl otherwise').choices(['pretty', 'jsonl']))
     .addOption(new Option('--register-url <url>', 'Create a webhook for this public URL (a tunnel to this listener), use its secret, delete it on exit').argParser(httpUrl('--register-url')))
     .addOption(setCompletionValues(new Option('--events <types>', `With --register-url: ${EVENT_TYPES.join(', ')}`).argParser(parseEvents), [...EVENT_TYPES]))

@@ -24,7 +24,9 @@ async function runExec(command: string, d: ReceivedDelivery, stderr: NodeJS.Writ
     input: d.raw,
     reject: false,
     timeout: 60_000,
-    env: { BOLAG_EVENT_ID: d.eventId, BOLAG_EVENT_TYPE: d.eventType },
+    // This process's environment but for bolag's own secrets: the command needs neither.
+    extendEnv: false,
+    env: { ...withoutSecrets(process.env), BOLAG_EVENT_ID: d.eventId, BOLAG_EVENT_TYPE: d.eventType },
     stripFinalNewline: false,
   });
   // The command's own output goes to stderr: stdout is the event stream.
@@ -33,6 +35,12 @@ async function runExec(command: string, d: ReceivedDelivery, stderr: NodeJS.Writ
   if (r.timedOut) return 'exec: timed out';
   if (r.exitCode === undefined) return `exec: failed (${r.shortMessage ?? 'could not start'})`;
   return `exec: exit ${r.exitCode}`;
+}
+
+const SECRET_VARIABLES = new Set(['BOLAG_API_KEY', 'BOLAG_WEBHOOK_SECRET']);
+
+function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_VARIABLES.has(name)));
 }
 
 export async function listenRun(opts: ListenOptions): Promise<void> {
