@@ -164,7 +164,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     noBody(request.body);
     const webhook = await own(request);
     if (webhook.status === 'disabled') {
-      throw new ApiError('invalid_parameter', `Webhook ${webhook.id} is disabled; re-enable it with PATCH {"status":"active"} first.`, 'id');
+      throw new ApiError('invalid_parameter', `Webhook ${webhook.id} is disabled; re-enable it first: PATCH {"status":"active"} (bolag webhooks update ${webhook.id} --enable).`, 'id');
     }
     const event = {
       id: newId('evt'),
