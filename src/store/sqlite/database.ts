@@ -1,7 +1,7 @@
 // Opens the embedded database: WAL for concurrent readers while one writer works, and the
 // migrations applied in order, each in its own transaction.
 import Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { NotARegisterError } from '../not-a-register.js';
 import { isLockHeldElsewhere, lockPath } from './file-lock.js';
@@ -11,7 +11,19 @@ import { guardSchemaRaces } from './schema-races.js';
 export type Db = Database.Database;
 
 export function openDatabase(path: string, opts: { readonly?: boolean; bulkReader?: boolean } = {}): Db {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // A new register is readable by its owner only: it holds webhook secrets, the key that signs
+    // download links and every account's data (SQLite gives its log and shared-memory files the
+    // database file's mode). One that is there keeps its mode.
+    if (!opts.readonly) {
+      try {
+        closeSync(openSync(path, 'a', 0o600));
+      } catch {
+        // A folder, a read-only place: SQLite's own open below says so, with the path (withPath).
+      }
+    }
+  }
   let db: Db | undefined;
   try {
     db = new Database(path, { readonly: opts.readonly ?? false });

@@ -16,11 +16,13 @@ export class DiskExportFiles implements ExportFiles {
 
   async createPart(exportId: string, name: string): Promise<PartSink> {
     const dir = this.folder(exportId);
-    await mkdir(dir, { recursive: true });
+    // An account's data: readable by the server's user only, not by every user of the machine
+    // (folders made here; one that is there keeps its mode).
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     const final = join(dir, name);
     // Unique per writer: two runs of one export (a lapsed lease) never write into one temporary file.
     const tmp = `${final}.${randomBytes(4).toString('hex')}.tmp`;
-    const handle = await open(tmp, 'w');
+    const handle = await open(tmp, 'w', 0o600);
     return {
       async write(bytes) {
         let offset = 0;
