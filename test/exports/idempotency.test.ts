@@ -95,13 +95,13 @@ describe('Idempotency-Key', () => {
     const hash = requestHash('POST /exports', { format: 'csv' });
     let release: (() => void) | undefined;
     const slow = idempotent(repo, 'acct_inflight', 'k-slow', hash, () => new Promise((resolve) => (release = () => resolve({ status: 202, body: { data: { id: 'exp_x' } } }))));
+    // The first request runs its work once its reservation is written: the second comes after
+    // that (started at once, on PostgreSQL it could reserve the key first, and the test failed).
+    while (!release) await new Promise((r) => setTimeout(r, 5));
     const second = await idempotent(repo, 'acct_inflight', 'k-slow', hash, async () => ({ status: 202, body: {} })).catch((e) => e);
     expect(second).toBeInstanceOf(ApiError);
     expect(second.code).toBe('idempotency_conflict');
     expect(second.headers['Retry-After']).toBe('1');
-    // The first request runs its work once its reservation is written: on PostgreSQL that can be
-    // after the second request was already refused.
-    while (!release) await new Promise((r) => setTimeout(r, 5));
     release();
     expect((await slow).body).toEqual({ data: { id: 'exp_x' } });
     expect((await idempotent(repo, 'acct_inflight', 'k-slow', hash, async () => ({ status: 500, body: {} }))).replayed).toBe(true);
