@@ -214,8 +214,7 @@ export async function importCompanies(
       const key = batchKeys[i];
       const row = key === null ? undefined : stored.get(key);
       if (opts.firstLineStands && row && seen.has(row.rowid)) {
-        result.unchanged++;
-        result.repeated = (result.repeated ?? 0) + 1;
+        [result.unchanged, result.repeated] = [result.unchanged + 1, (result.repeated ?? 0) + 1];
         continue;
       }
       const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
