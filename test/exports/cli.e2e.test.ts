@@ -57,6 +57,10 @@ async function startProxy(target: URL): Promise<Proxy> {
     });
     req.pipe(upstream);
   });
+  // Node's 5 s keep-alive could close an idle connection just as the tests' pool (4 s, and its
+  // timers run late on a busy machine) reused it: a POST then failed with ECONNRESET (CI, 2026-11-28).
+  // Longer than the pool's, as Fastify's own 72 s is, so the client always lets go first.
+  p.server.keepAliveTimeout = 72_000;
   await new Promise<void>((r) => p.server.listen(0, '127.0.0.1', r));
   const address = p.server.address() as { port: number };
   p.url = `http://127.0.0.1:${address.port}/api/public/v1`;
