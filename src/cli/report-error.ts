@@ -3,6 +3,7 @@
 import { CommanderError } from 'commander';
 import { ApiRequestError, CliError, PipeClosedError } from './errors/index.js';
 import { exitCodeFor, type ExitCode } from './exit-codes.js';
+import { terminalText } from './output/terminal-text.js';
 
 export function errorLine(error: unknown): string | undefined {
   if (error instanceof PipeClosedError || error instanceof CommanderError) return undefined;
@@ -12,10 +13,11 @@ export function errorLine(error: unknown): string | undefined {
     if (error.requestId) details.push(`request id ${error.requestId}`);
     const suffix = details.length ? ` (${details.join(', ')})` : '';
     const hint = error.hint ? ` — ${error.hint}` : '';
-    return `${error.name === 'CancelError' ? '' : 'error: '}${oneLine(error.message)}${suffix}${hint}`;
+    // The message and the request id may be the server's: shown, never obeyed by the terminal.
+    return terminalText(`${error.name === 'CancelError' ? '' : 'error: '}${oneLine(error.message)}${suffix}${hint}`);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return `error: ${oneLine(message)}`;
+  return terminalText(`error: ${oneLine(message)}`);
 }
 
 export function reportError(error: unknown, stderr: NodeJS.WritableStream, verbose = false): ExitCode {

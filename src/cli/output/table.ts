@@ -5,6 +5,7 @@ import Table from 'cli-table3';
 import type { RecordFormatter } from './formatter.js';
 import { COLUMN_GAP, fitColumns, type FittedColumn } from './fit-columns.js';
 import type { Row, TableColumn } from './table-columns.js';
+import { terminalText } from './terminal-text.js';
 
 const NO_BORDERS = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
@@ -15,12 +16,16 @@ const NO_BORDERS = {
 
 export class TableFormatter implements RecordFormatter {
   private fitted: FittedColumn[] | undefined;
+  private readonly columns: readonly TableColumn[];
 
   constructor(
-    private readonly columns: readonly TableColumn[],
+    columns: readonly TableColumn[],
     private readonly width: number,
     private readonly color = false,
-  ) {}
+  ) {
+    // Every cell is the server's text: shown, never obeyed, and measured as shown.
+    this.columns = columns.map((c) => ({ ...c, value: (row: Row) => terminalText(c.value(row)) }));
+  }
 
   start(): string {
     return '';

@@ -5,6 +5,7 @@
 import { createWriteStream, openSync, statSync, type WriteStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../errors/index.js';
+import { terminalText } from '../../output/terminal-text.js';
 
 const SHOWN = 10;
 
@@ -53,7 +54,8 @@ export class ImportErrorLog {
   add(line: number, message: string, text: string): void {
     this.count++;
     if (this.first.length < SHOWN || line < this.first[this.first.length - 1].line) {
-      this.first.push({ line, text: `  line ${line}: ${message}` });
+      // The message may quote the line: shown on the terminal, never obeyed by it.
+      this.first.push({ line, text: `  line ${line}: ${terminalText(message)}` });
       this.first.sort((a, b) => a.line - b.line);
       if (this.first.length > SHOWN) this.first.pop();
     }

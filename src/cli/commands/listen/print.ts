@@ -1,6 +1,7 @@
 // How `bolag listen` shows a delivery: one line of text on a terminal, the event itself as
 // one JSON line otherwise.
 import type { ReceivedDelivery } from '../../../webhooks/receiver/receiver.js';
+import { terminalText } from '../../output/terminal-text.js';
 
 /**
  * The event as a single JSON line: the bytes as received when they already are one; a body that
@@ -36,7 +37,10 @@ function summary(d: ReceivedDelivery): string {
 
 export function prettyLine(d: ReceivedDelivery, extras: string[], color: boolean): string {
   const time = d.receivedAt.toTimeString().slice(0, 8);
-  const type = color ? `\u001b[1m${d.eventType || '?'}\u001b[22m` : d.eventType || '?';
-  const fields = [time, type, d.eventId || '(no id)', summary(d), ...extras].filter((s) => s !== '');
+  // The sender's text (a signed body says only who sent it, not that it is harmless): shown, never
+  // obeyed by the terminal.
+  const eventType = terminalText(d.eventType || '?');
+  const type = color ? `\u001b[1m${eventType}\u001b[22m` : eventType;
+  const fields = [time, type, terminalText(d.eventId || '(no id)'), terminalText(summary(d)), ...extras.map((e) => terminalText(e))].filter((s) => s !== '');
   return `${fields.join('  ')}\n`;
 }

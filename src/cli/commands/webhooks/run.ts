@@ -6,6 +6,7 @@ import { verticalTable } from '../../output/vertical.js';
 import { interruptible } from '../../paging/interruptible.js';
 import type { Row } from '../../output/table-columns.js';
 import { deliveryTable, webhookRecord, webhookTable } from './format.js';
+import { terminalText } from '../../output/terminal-text.js';
 
 interface Page {
   data: Row[];
@@ -82,7 +83,7 @@ export async function webhooksRun(opts: WebhooksOptions): Promise<void> {
     case 'test': {
       const res = await wait(client.post<{ data: Row }>(path(action.id, '/test'), undefined, { signal: interrupt }));
       if (format === 'table') {
-        await sink.write(`Queued a webhook.test delivery (event ${String(res.data.data.event_id)}).\n`);
+        await sink.write(`Queued a webhook.test delivery (event ${terminalText(String(res.data.data.event_id))}).\n`);
         factory.notice(`See how it went: bolag webhooks deliveries ${action.id}`);
       } else await sink.write(JSON.stringify(res.data.data) + '\n');
       return;
