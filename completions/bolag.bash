@@ -44,7 +44,7 @@ _bolag_options() {
     'serve') echo '--port --host --seed-count --public-url --allow-insecure-webhooks --webhook-retry-schedule --webhook-disable-after --export-part-rows --processes --rate-limit --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'db') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'db seed') echo '--count --seed --replace --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
-    'db import') echo '--source --include-persons --strict --errors --mark-all-vanished --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'db import') echo '--source --include-persons --strict --errors --mark-all-vanished --allow-older --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'db stats') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'admin') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'admin keys') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;

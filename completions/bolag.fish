@@ -275,6 +275,7 @@ complete -c bolag -n '__bolag_path_is \'db import\'' -l include-persons -d 'Also
 complete -c bolag -n '__bolag_path_is \'db import\'' -l strict -d 'Stop at the first line that cannot be read, changing nothing'
 complete -c bolag -n '__bolag_path_is \'db import\'' -l errors -r -d 'Write every line that could not be read to this file (line, reason, text; tab-separated)'
 complete -c bolag -n '__bolag_path_is \'db import\'' -l mark-all-vanished -d 'Mark every organisation the file no longer lists, even more than 5 % of those it listed'
+complete -c bolag -n '__bolag_path_is \'db import\'' -l allow-older -d 'Import a file older than the newest this register took from the source (rolls the changes since back, with events)'
 complete -c bolag -n '__bolag_path_is \'db import\'' -l help -s h -d 'Show help'
 complete -c bolag -n '__bolag_path_is \'db stats\'' -l help -s h -d 'Show help'
 complete -c bolag -n '__bolag_path_is \'admin\'' -a 'keys' -d 'Create, list and revoke API keys'

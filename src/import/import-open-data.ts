@@ -2,6 +2,7 @@
 // merged into the register batch by batch (each batch its own transaction, so a running server
 // keeps delivering), organisations the file no longer lists marked, none deleted.
 import { isPersonalNumber } from '../core/orgnr.js';
+import { checkEdition, recordEdition } from './open-data/edition-guard.js';
 import { checkedPlanner } from './open-data/plan-checked.js';
 import { FIRST_LOAD_WRITES, planVanished } from './open-data/plan-source-row.js';
 import { readLinesAhead } from './open-data/read-ahead.js';
@@ -16,6 +17,8 @@ export interface OpenDataImportOptions {
   batchSize?: number;
   /** Mark every organisation the file no longer lists, however many (else at most vanishedLimit). */
   markAllVanished?: boolean;
+  /** Import a file older than the newest the register took from the source (edition-guard.ts). */
+  allowOlder?: boolean;
   onError?: (line: number, message: string, text: string) => void;
   /** After each batch: records read, uncompressed bytes read and in all. */
   onProgress?: (p: { lines: number; bytes: number; totalBytes: number }) => void;
@@ -48,6 +51,7 @@ export async function importOpenData(
   opts: OpenDataImportOptions,
 ): Promise<{ result: ImportResult; stats: ReadStats; vanishedSkipped?: VanishedSkipped }> {
   const includePersons = opts.includePersons ?? false;
+  const edition = await checkEdition(store, opts.source, path, opts.allowOlder ?? false);
   const text = await readLinesAhead(path, { source: opts.source, includePersons, batchSize: opts.batchSize ?? IMPORT_BATCH_SIZE });
   const stats: ReadStats = { lines: 0, records: 0, persons: 0, errors: 0, errorsWithKey: 0 };
   const onError = opts.onError ?? (() => {});
@@ -97,5 +101,7 @@ export async function importOpenData(
   stats.repeatedLines = (stats.repeatedLines ?? 0) + (result.repeated ?? 0);
   // Those lines reached the register only to be seen, not as records.
   result.unchanged -= stats.errorsWithKey + (stats.personsWithKey ?? 0) + (stats.repeatedLines ?? 0);
+  // A file that was mostly unreadable (a new format?) was not taken as the source's week.
+  if (stats.records > 0 && stats.errors <= stats.records) await recordEdition(store, opts.source, edition);
   return { result, stats, ...(vanishedSkipped ? { vanishedSkipped } : {}) };
 }

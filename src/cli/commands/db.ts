@@ -38,7 +38,8 @@ export function buildDbCommand(f: Factory): Command {
         'updates only the fields it owns; organisations the file no longer lists are marked avregistrerad, never deleted ' +
         '(unless they are more than 5 % of those it listed: then none is, until --mark-all-vanished). ' +
         'Sole traders (personal identity numbers) are left out unless --include-persons. A line that cannot be read is ' +
-        'reported with its line number and skipped, unless --strict.',
+        'reported with its line number and skipped, unless --strict. A file older than the newest this register took from its ' +
+        'source (the date in SCB\'s file name, else the date in the zip) is refused unless --allow-older.',
     )
     .argument('<file>', 'A .jsonl or .csv file (ours), or a bulk .zip/.txt file (bolagsverket, scb)')
     .addOption(new Option('--source <source>', 'Format of the file').choices(['ours', 'bolagsverket', 'scb']).default('ours'))
@@ -46,13 +47,14 @@ export function buildDbCommand(f: Factory): Command {
     .option('--strict', 'Stop at the first line that cannot be read, changing nothing')
     .option('--errors <file>', 'Write every line that could not be read to this file (line, reason, text; tab-separated)')
     .option('--mark-all-vanished', 'Mark every organisation the file no longer lists, even more than 5 % of those it listed')
-    .action(async (file: string, raw: { source: 'ours' | 'bolagsverket' | 'scb'; includePersons?: boolean; strict?: boolean; errors?: string; markAllVanished?: boolean }) => {
-      if (raw.source === 'ours' && (raw.includePersons || raw.errors || raw.markAllVanished)) {
-        const flag = raw.errors ? '--errors' : raw.markAllVanished ? '--mark-all-vanished' : '--include-persons';
-        throw new UsageError('--include-persons, --errors and --mark-all-vanished apply to --source bolagsverket or scb.', { flag });
+    .option('--allow-older', 'Import a file older than the newest this register took from the source (rolls the changes since back, with events)')
+    .action(async (file: string, raw: { source: 'ours' | 'bolagsverket' | 'scb'; includePersons?: boolean; strict?: boolean; errors?: string; markAllVanished?: boolean; allowOlder?: boolean }) => {
+      if (raw.source === 'ours' && (raw.includePersons || raw.errors || raw.markAllVanished || raw.allowOlder)) {
+        const flag = raw.errors ? '--errors' : raw.markAllVanished ? '--mark-all-vanished' : raw.allowOlder ? '--allow-older' : '--include-persons';
+        throw new UsageError('--include-persons, --errors, --mark-all-vanished and --allow-older apply to --source bolagsverket or scb.', { flag });
       }
       const { dbImportRun } = await import('./db/import.js');
-      return dbImportRun({ ...base(), file, source: raw.source, includePersons: raw.includePersons, strict: raw.strict, markAllVanished: raw.markAllVanished, errorsFile: raw.errors });
+      return dbImportRun({ ...base(), file, source: raw.source, includePersons: raw.includePersons, strict: raw.strict, markAllVanished: raw.markAllVanished, allowOlder: raw.allowOlder, errorsFile: raw.errors });
     });
 
   db.command('stats')

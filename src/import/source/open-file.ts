@@ -17,14 +17,15 @@ export interface SourceFile {
 const READ_CHUNK_BYTES = 64 * 1024;
 
 export async function openSourceFile(path: string): Promise<SourceFile> {
-  if (await isZip(path)) {
+  if (await isZipFile(path)) {
     const entry = await openZipEntry(path);
     return { totalBytes: entry.uncompressedSize, stream: entry.stream };
   }
   return { totalBytes: statSync(path).size, stream: createReadStream(path, { highWaterMark: READ_CHUNK_BYTES }) };
 }
 
-async function isZip(path: string): Promise<boolean> {
+/** A zip by its name or, whatever it is called, by its first four bytes. */
+export async function isZipFile(path: string): Promise<boolean> {
   if (/\.zip$/i.test(path)) return true;
   const { open } = await import('node:fs/promises');
   const fh = await open(path, 'r');

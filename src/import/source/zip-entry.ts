@@ -30,13 +30,12 @@ export function openZipEntry(path: string): Promise<ZipEntryStream> {
         zip.readEntry();
       });
       zip.on('end', () => {
-        const texts = files.filter((f) => /\.txt$/i.test(f.fileName));
-        const candidates = texts.length > 0 ? texts : files;
-        if (candidates.length === 0) return fail(new Error(`${path} holds no file`));
-        if (candidates.length > 1) {
-          return fail(new Error(`${path} holds ${candidates.length} files (${candidates.map((f) => f.fileName).join(', ')}); give the one to import, unpacked`));
+        let entry: yauzl.Entry;
+        try {
+          entry = theTextEntry(files, path);
+        } catch (e) {
+          return fail(e as Error);
         }
-        const entry = candidates[0];
         zip.openReadStream(entry, (e, raw) => {
           if (e || !raw) return fail(e ?? new Error(`cannot read ${entry.fileName}`));
           const stream = raw.pipe(checkedCrc(entry, path));
@@ -51,6 +50,17 @@ export function openZipEntry(path: string): Promise<ZipEntryStream> {
       zip.readEntry();
     });
   });
+}
+
+/** The entry an import reads: the archive's one `.txt`, or its one file when none is named so. */
+export function theTextEntry(files: readonly yauzl.Entry[], path: string): yauzl.Entry {
+  const texts = files.filter((f) => /\.txt$/i.test(f.fileName));
+  const candidates = texts.length > 0 ? texts : files;
+  if (candidates.length === 0) throw new Error(`${path} holds no file`);
+  if (candidates.length > 1) {
+    throw new Error(`${path} holds ${candidates.length} files (${candidates.map((f) => f.fileName).join(', ')}); give the one to import, unpacked`);
+  }
+  return candidates[0];
 }
 
 /** Passes the entry's bytes on, and fails at their end if their CRC-32 is not the one the archive gives. */

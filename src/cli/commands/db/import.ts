@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { importFile } from '../../../import/import-file.js';
 import { ImportError } from '../../../import/import-error.js';
 import { importOpenData, type VanishedSkipped } from '../../../import/import-open-data.js';
+import { OlderFileError } from '../../../import/open-data/edition-guard.js';
 import type { ReadStats } from '../../../import/open-data/read-source.js';
 import { markImportedIfEmpty, seedingCutShort, unmarkImported } from '../../../app/seed-register.js';
 import type { ImportResult, ImportWait } from '../../../store/import-types.js';
@@ -72,6 +73,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         includePersons: opts.includePersons,
         strict: opts.strict,
         markAllVanished: opts.markAllVanished,
+        allowOlder: opts.allowOlder,
         onError: (line, message, text) => errors.add(line, message, text),
         onProgress: (p) => {
           stopIfInterrupted();
@@ -106,6 +108,12 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
     // register is meant for imports.
     const refusedWhole = e instanceof ImportError ? e.line <= 1 : !(e instanceof CancelError);
     if (marked && refusedWhole) await unmarkImported(store).catch(() => undefined);
+    if (e instanceof OlderFileError) {
+      throw new UsageError(
+        `${opts.file}: ${e.message}; importing it would roll back every change since and send each as a webhook. Nothing was changed. If that is what you mean, give --allow-older.`,
+        { flag: '--allow-older' },
+      );
+    }
     if (e instanceof ImportError) {
       const changed = source === 'ours' || opts.strict ? '; nothing was changed' : '';
       throw new UsageError(`Import stopped at ${e.message}${changed}.`);

@@ -19,5 +19,6 @@ export interface DbImportOptions extends DbOptions {
   includePersons?: boolean;
   strict?: boolean;
   markAllVanished?: boolean;
+  allowOlder?: boolean;
   errorsFile?: string;
 }
