@@ -32,6 +32,7 @@ import {
 import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
 import { ALL_SIDE_INDEXES, CompanyWriter, type SideIndexes } from './company-writer.js';
 import { type Db, ensureFingerprintsIndex } from './database.js';
+import { firstLoadNote } from '../first-load-note.js';
 import { clearSideIndexesPending, dropFirstLoadIndexes, firstLoadIndexes, withPending } from './first-load-indexes.js';
 import { repairSideIndexes } from './side-index-repair.js';
 import { listedRowPages } from './listed-rows.js';
@@ -103,7 +104,12 @@ export async function importCompanies(
   // Set before anything reads the table: the first-load check below reads all of it when no row
   // lists the source (SCB's first load onto a filled register), and through the 1 GB memory map
   // that scan alone took the importer to 855 MB.
-  const listsNone = () => opts.firstLoadOf !== undefined && db.prepare('SELECT 1 FROM companies WHERE (sources & ?) != 0 LIMIT 1').get(opts.firstLoadOf) === undefined;
+  // Also a first load that stopped half-way, so that the run that finishes it is as quiet (first-load-note.ts).
+  const note = opts.firstLoadOf === undefined ? null : firstLoadNote(opts.firstLoadOf);
+  const listsNone = () =>
+    note !== null &&
+    (db.prepare('SELECT 1 FROM settings WHERE name = ?').get(note) !== undefined ||
+      db.prepare('SELECT 1 FROM companies WHERE (sources & ?) != 0 LIMIT 1').get(opts.firstLoadOf) === undefined);
   let quiet = listsNone();
   // A first load builds its side indexes at its end from a snapshot of the rows, copied over the
   // register's: what another import wrote after the snapshot was lost from them (two first loads
@@ -142,6 +148,7 @@ export async function importCompanies(
   // A source's first import writes most rows of the register: the secondary indexes are dropped
   // and built once at the end, far cheaper than maintaining them row by row.
   const firstLoad = quiet && !atomic;
+  if (firstLoad && note) db.prepare("INSERT INTO settings (name, value) VALUES (?, 'yes') ON CONFLICT (name) DO NOTHING").run(note);
   // A first load into an empty register: the rows it writes, by org nr, so that a key the file
   // repeats finds the row an earlier line wrote without the org nr index.
   let loadedRows = firstLoad && nextRow === 1 ? new RowidsByNumber() : null;
@@ -285,6 +292,8 @@ export async function importCompanies(
   // Every serve process registers its incarnation while it runs (src/app/incarnation.ts).
   const serverRunning = db.prepare('SELECT EXISTS (SELECT 1 FROM incarnations)').pluck();
   let serverRuns = serverRunning.get() === 1;
+  /** The import reached its end: a first load it finishes is no longer unfinished. */
+  let finished = false;
   let read = 0;
   try {
     if (atomic) {
@@ -367,6 +376,7 @@ export async function importCompanies(
       }
     }
     if (atomic) db.exec('COMMIT');
+    finished = true;
   } catch (e) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw e;
@@ -380,6 +390,8 @@ export async function importCompanies(
         db.pragma('synchronous = NORMAL');
         db.pragma('wal_checkpoint(TRUNCATE)');
       }
+      // Finished, indexes and all (or all at once, --strict): the next import of the source is a weekly one.
+      if (finished && quiet && note) db.prepare('DELETE FROM settings WHERE name = ?').run(note);
       db.pragma(`mmap_size = ${mmapSize}`);
       db.pragma(`cache_size = ${cacheSize}`);
       db.pragma('temp_store = MEMORY');
