@@ -54,6 +54,19 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(JSON.parse(r.stdout).created).toBeGreaterThan(5);
   });
 
+  it('names a file that is not a zip archive, or one cut short (was yauzl\'s words alone)', async () => {
+    const notZip = join(dir, 'not-a.zip');
+    writeFileSync(notZip, 'not a zip at all');
+    const whole = readFileSync(await zipWith([['bolagsverket_bulkfil.txt', week1]], 'whole.zip'));
+    const cut = join(dir, 'cut.zip');
+    writeFileSync(cut, whole.subarray(0, whole.length - 30));
+    for (const file of [notZip, cut]) {
+      const r = await importInto('bolagsverket', file);
+      expect(r.exitCode).toBe(1);
+      expect(errorLine(r.stderr)).toEqual([`error: ${file} cannot be read as a zip archive: End of central directory record signature not found. Either not a zip file, or file is truncated.`]);
+    }
+  });
+
   it('refuses a zip that holds two text files, naming them', async () => {
     const zip = await zipWith([['a.txt', week1], ['b.txt', week1]], 'two.zip');
     const r = await importInto('bolagsverket', zip);

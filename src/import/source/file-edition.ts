@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import yauzl from 'yauzl';
 import { isZipFile } from './open-file.js';
-import { theTextEntry } from './zip-entry.js';
+import { theTextEntry, unreadableZip } from './zip-entry.js';
 
 /** `…_20260629T055245_…` in a file name (seconds optional): the time SCB wrote it (taken as UTC). */
 const NAMED_TIME = /_(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})?(?=[_.])/;
@@ -34,7 +34,7 @@ export async function fileEdition(path: string): Promise<Date | null> {
 function zipTextEntry(path: string): Promise<yauzl.Entry> {
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error(`cannot open ${path}`));
+      if (err || !zip) return reject(unreadableZip(path, err));
       const files: yauzl.Entry[] = [];
       zip.on('entry', (entry: yauzl.Entry) => {
         if (!entry.fileName.endsWith('/')) files.push(entry);
@@ -50,7 +50,7 @@ function zipTextEntry(path: string): Promise<yauzl.Entry> {
       });
       zip.on('error', (e) => {
         zip.close();
-        reject(e);
+        reject(unreadableZip(path, e));
       });
       zip.readEntry();
     });

@@ -19,7 +19,7 @@ export function openZipEntry(path: string): Promise<ZipEntryStream> {
   return new Promise((resolve, reject) => {
     // Not closed on its own at the end of the directory: the entry is opened after it is read.
     yauzl.open(path, { lazyEntries: true, autoClose: false }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error(`cannot open ${path}`));
+      if (err || !zip) return reject(unreadableZip(path, err));
       const fail = (e: Error) => {
         zip.close();
         reject(e);
@@ -46,10 +46,15 @@ export function openZipEntry(path: string): Promise<ZipEntryStream> {
           resolve({ name: entry.fileName, uncompressedSize: entry.uncompressedSize, stream });
         });
       });
-      zip.on('error', fail);
+      zip.on('error', (e: Error) => fail(unreadableZip(path, e)));
       zip.readEntry();
     });
   });
+}
+
+/** yauzl's words ("End of central directory record signature not found…") name no file. */
+export function unreadableZip(path: string, err: Error | null): Error {
+  return new Error(`${path} cannot be read as a zip archive: ${err?.message ?? 'no archive'}`);
 }
 
 /** The entry an import reads: the archive's one `.txt`, or its one file when none is named so. */
