@@ -8,6 +8,7 @@ import type { ResolvedConnection } from './config/resolve.js';
 import type { Prompter } from './prompter.js';
 import type { StoreTarget } from './store-target.js';
 import { packageVersion, userAgent } from './version.js';
+import { terminalText } from './output/terminal-text.js';
 
 /** The global options of contract §3, valid before or after any command name. */
 export interface GlobalOptions {
@@ -139,7 +140,8 @@ export function createFactory(init: FactoryInit): Factory {
     },
     interrupt,
     notice(line: string) {
-      if (!init.globals().quiet) init.io.stderr.write(`${line}\n`);
+      // A notice quotes ids, messages and URLs a server or a sender chose: shown, never obeyed.
+      if (!init.globals().quiet) init.io.stderr.write(`${terminalText(line)}\n`);
     },
     defer(cleanup) {
       cleanups.push(cleanup);

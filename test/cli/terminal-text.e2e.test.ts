@@ -1,15 +1,25 @@
 // What the CLI shows on a terminal is never obeyed by it: escape sequences, C1 controls and bidi
 // overrides in a company name, an error message or a webhook body are shown in caret notation
 // or as <U+…>, while JSON, JSONL and CSV keep the text exactly.
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { terminalText } from '../../src/cli/output/terminal-text.js';
 import { prettyLine } from '../../src/cli/commands/listen/print.js';
 import { ImportErrorLog } from '../../src/cli/commands/db/import-errors.js';
-import { BUILT, bolag, cleanEnv, serverEnv, startCliServer, type CliServer } from './helpers.js';
+import { execa } from 'execa';
+import { BIN, BUILT, bolag, cleanEnv, serverEnv, startCliServer, type CliServer } from './helpers.js';
+import { jsonForTerminal } from '../../src/cli/output/terminal-text.js';
+
+/** Runs the binary on a pseudo-terminal (util-linux `script`), so that stdout is a TTY. */
+const SCRIPT = ['/usr/bin/script', '/bin/script'].find((p) => existsSync(p));
+function onTerminal(args: string[], env: Record<string, string>) {
+  const quoted = ['node', BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  return execa(SCRIPT!, ['-qec', quoted, '/dev/null'], { reject: false, extendEnv: false, env: { ...env, SHELL: '/bin/sh' }, timeout: 60_000 });
+}
 
 const ESC = '\u001b';
 // What a terminal would obey: ESC, BEL, CSI as one C1 code point, a right-to-left override.
@@ -23,6 +33,17 @@ describe('terminalText', () => {
     expect(terminalText('line\nbreak', { lines: true })).toBe('line\nbreak');
     // Swedish text, and what else a register holds, as it is.
     expect(terminalText('Åkeri & Söner AB — "Ö" 100 %')).toBe('Åkeri & Söner AB — "Ö" 100 %');
+  });
+
+  it('escapes in JSON what a terminal would obey, and the JSON means the same', () => {
+    const value = { name: `A\u009b2J \u202eB\u2060 C${ESC}[1m`, n: 1 };
+    const shown = jsonForTerminal(JSON.stringify(value, null, 2));
+    expect(shown).not.toMatch(OBEYED);
+    expect(shown).toContain('\\u009b2J \\u202eB\\u2060 C\\u001b[1m');
+    expect(JSON.parse(shown)).toEqual(value);
+    expect(terminalText('x\u061cy\u2060z')).toBe('x<U+061C>y<U+2060>z');
+    // CSV on a terminal keeps its line ends and its BOM.
+    expect(terminalText('\ufeffa;b\r\n"c\nd";e\r\n', { lines: true })).toBe('\ufeffa;b\r\n"c\nd";e\r\n');
   });
 
   it('keeps a webhook body from steering the terminal in `bolag listen`', () => {
@@ -40,6 +61,31 @@ describe('terminalText', () => {
     expect(log.summary()[1]).toBe('  line 7: name "^[]0;owned^[\\" is not valid');
     await log.close();
   });
+});
+
+describe.runIf(BUILT)('bolag listen', () => {
+  it('names a rejected delivery by the id it claims without obeying it', async () => {
+    const proc = bolag(['listen', '--port', '0', '--secret', 'whsec_dGVzdHRlc3R0ZXN0dGVzdA'], { env: cleanEnv(), buffer: false });
+    let err = '';
+    proc.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+    try {
+      let listening: string | undefined;
+      for (let i = 0; i < 300 && !listening; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        listening = /Ready: listening on (\S+)/.exec(err)?.[1];
+      }
+      expect(listening, err).toBeDefined();
+      const res = await fetch(listening!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `evt_1${ESC}]0;owned\u0007${ESC}[2J`, type: 'x' }) });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      for (let i = 0; i < 100 && !err.includes('rejected'); i++) await new Promise((r) => setTimeout(r, 50));
+      const line = err.split('\n').find((l) => l.startsWith('rejected'));
+      expect(line).toContain('evt_1^[]0;owned^G^[[2J');
+      expect(line).not.toMatch(OBEYED);
+    } finally {
+      proc.kill('SIGINT');
+      await proc.catch(() => undefined);
+    }
+  }, 30_000);
 });
 
 describe.runIf(BUILT)('the CLI against our own register', () => {
@@ -86,12 +132,22 @@ describe.runIf(BUILT)('the CLI against a service that is not ours', () => {
   // only shows.
   let hostile: Server;
   let url: string;
+  const PART = Buffer.from('id;name\r\n1;x\r\n');
   beforeAll(async () => {
     hostile = createServer((req, res) => {
       res.setHeader('content-type', 'application/json');
       if (req.url?.startsWith('/api/public/v1/companies?')) {
         const company = { id: 'cmp_1', org_nr: `556000-0001${ESC}[8m`, name: `Evil${ESC}]0;owned${ESC}\\ AB`, legal_form: 'aktiebolag', address: { city: `Ort${ESC}[2J` } };
         res.end(JSON.stringify({ data: [company], pagination: { limit: 20, has_more: false }, meta: { request_id: 'req_1' } }));
+        return;
+      }
+      if (req.url === '/api/public/v1/exports/exp_1') {
+        res.end(JSON.stringify({ data: { id: `../escaped${ESC}]0;owned\u0007`, status: 'completed', format: 'csv', files: [{ name: '..', url: `${url}/files/1`, rows: 1, bytes: PART.length, sha256: createHash('sha256').update(PART).digest('hex') }] }, meta: { request_id: 'req_3' } }));
+        return;
+      }
+      if (req.url === '/api/public/v1/files/1') {
+        res.setHeader('content-type', 'text/csv');
+        res.end(PART);
         return;
       }
       res.statusCode = 400;
@@ -108,6 +164,34 @@ describe.runIf(BUILT)('the CLI against a service that is not ours', () => {
     expect(String(r.stdout)).toContain('Evil^[]0;owned^[\\ AB');
     expect(String(r.stdout)).toContain('Ort^[[2J');
     expect(String(r.stdout)).not.toMatch(OBEYED);
+  });
+
+  it('writes an export part inside --out whatever the export id and file name it gives', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'bolag-hostile-export-'));
+    try {
+      const out = join(work, 'inner', 'out');
+      const r = await bolag(['export', 'download', 'exp_1', '--out', out], { env: cleanEnv({ BOLAG_BASE_URL: url, BOLAG_API_KEY: 'bk_test' }) });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      expect(readdirSync(out)).toEqual(['export-part-001']);
+      expect(readdirSync(join(work, 'inner')).sort()).toEqual(['out']);
+      expect(readdirSync(work)).toEqual(['inner']);
+      expect(String(r.stdout).trim()).toBe(join(out, 'export-part-001'));
+      expect(String(r.stderr)).not.toMatch(OBEYED);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!SCRIPT)('shows JSON, JSONL and CSV on a terminal without obeying them', async () => {
+    const env = cleanEnv({ BOLAG_BASE_URL: url, BOLAG_API_KEY: 'bk_test', COLUMNS: '200' });
+    for (const format of ['json', 'jsonl', 'csv']) {
+      const r = await onTerminal(['search', 'x', '--format', format], env);
+      expect(r.exitCode, `${format}: ${r.stdout}`).toBe(0);
+      // The terminal's own line discipline turns each LF into CRLF (CSV's CRLF into CRCRLF).
+      const shown = String(r.stdout).replace(/\r+(\n|$)/g, '\n');
+      expect(shown, format).not.toMatch(OBEYED);
+      expect(shown, format).toContain(format === 'csv' ? 'Evil^[]0;owned^[\\ AB' : 'Evil\\u001b]0;owned\\u001b\\\\ AB');
+    }
   });
 
   it('shows its error message and request id without obeying them', async () => {

@@ -6,8 +6,12 @@
 // point (<U+202E>). Data formats (JSON, JSONL, CSV) keep the bytes: JSON escapes control
 // characters itself, and a CSV is a file's content, not a display.
 
-// C0 and DEL; C1; the bidi embeddings, overrides and isolates; zero-width and BOM marks.
-const UNSAFE = /[\u0000-\u001f\u007f]|[\u0080-\u009f]|[\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2028\u2029\ufeff]/g;
+// C0 and DEL; C1; the bidi marks, embeddings, overrides and isolates (the Arabic letter mark
+// too); zero-width, word-joiner, invisible-operator and BOM marks; the deprecated format controls.
+const UNSAFE = /[\u0000-\u001f\u007f]|[\u0080-\u009f]|[\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+// What JSON may hold raw in a string that a terminal would obey or reorder by (JSON.stringify
+// escapes C0 itself; a server's raw bytes need not).
+const UNSAFE_IN_JSON = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
 
 function shown(ch: string): string {
   const code = ch.charCodeAt(0);
@@ -16,7 +20,21 @@ function shown(ch: string): string {
   return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
 }
 
-/** `lines`: keep line feeds, for a cell that wraps anyway (`bolag company`'s values). */
+/**
+ * `lines`: keep line ends (LF, CRLF) and a leading BOM, for text that is lines (CSV on a terminal)
+ * or a cell that wraps anyway (`bolag company`'s values).
+ */
 export function terminalText(text: string, opts: { lines?: boolean } = {}): string {
-  return text.replace(UNSAFE, (ch) => (opts.lines && ch === '\n' ? ch : shown(ch)));
+  return text.replace(UNSAFE, (ch, at: number) => {
+    if (opts.lines && (ch === '\n' || (ch === '\r' && text[at + 1] === '\n') || (ch === '\ufeff' && at === 0))) return ch;
+    return shown(ch);
+  });
+}
+
+/**
+ * JSON for a terminal: the same JSON (a `\\uXXXX` escape is the character it names), with nothing
+ * in it a terminal would obey. Line breaks and tabs stay: they are JSON's own whitespace.
+ */
+export function jsonForTerminal(json: string): string {
+  return json.replace(UNSAFE_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,6 +1,6 @@
 // `bolag company`: GET /companies/{id}, shown down the page on a terminal, JSON otherwise.
 import type { CompanyOptions } from './options.js';
-import { OutputSink } from '../../output/sink.js';
+import { OutputSink, terminalView } from '../../output/sink.js';
 import { verticalTable } from '../../output/vertical.js';
 import { interruptible } from '../../paging/interruptible.js';
 
@@ -17,5 +17,5 @@ export async function companyRun(opts: CompanyOptions): Promise<void> {
   );
   const company = res.data.data;
   const text = opts.format === 'table' ? verticalTable(company, io.columns(), io.color) : JSON.stringify(company, null, 2) + '\n';
-  await new OutputSink(io.stdout).write(text);
+  await new OutputSink(io.stdout, terminalView(opts.format, io.stdoutIsTTY)).write(text);
 }

@@ -10,6 +10,7 @@ import { ExportFailedError, NetworkError, UsageError } from '../../errors/index.
 import type { HttpClient } from '../../http-client.js';
 import type { IOStreams } from '../../io.js';
 import { formatNumber } from '../../output/swedish.js';
+import { terminalText } from '../../output/terminal-text.js';
 import { spinnerFor, type Spinner } from './wait.js';
 import type { ExportFile, ExportRecord } from './types.js';
 
@@ -39,10 +40,17 @@ async function sha256Of(path: string, signal: AbortSignal): Promise<string> {
   return hash.digest('hex');
 }
 
-/** A file name from the server, kept to a plain name inside the output folder. */
+const PLAIN_NAME = /^[\w.-]+$/;
+
+/**
+ * A file name from the server, kept to a plain name inside the output folder. The fallback's
+ * export id is the server's too: `../x` as an id wrote the part beside the folder, not in it.
+ */
 function safeName(file: ExportFile, exportId: string, index: number): string {
   const name = basename(file.name ?? '');
-  return /^[\w.-]+$/.test(name) && !name.startsWith('.') ? name : `${exportId}-part-${String(index + 1).padStart(3, '0')}`;
+  if (PLAIN_NAME.test(name) && !name.startsWith('.')) return name;
+  const id = PLAIN_NAME.test(exportId) && !exportId.startsWith('.') ? exportId : 'export';
+  return `${id}-part-${String(index + 1).padStart(3, '0')}`;
 }
 
 /** What names a file rather than a folder: the formats' and archives' extensions. */
@@ -73,12 +81,12 @@ export async function prepareOutDir(outDir: string, flag: string): Promise<void>
 /** Downloads every part of a completed export into outDir; returns the paths written. */
 export async function downloadExport(e: ExportRecord, opts: DownloadOptions): Promise<string[]> {
   await mkdir(opts.outDir, { recursive: true });
-  const spinner = await spinnerFor(opts.io, `Downloading ${e.id}`);
+  const spinner = await spinnerFor(opts.io, `Downloading ${terminalText(e.id)}`);
   const paths: string[] = [];
   try {
     for (const [i, file] of e.files.entries()) {
       const target = join(opts.outDir, safeName(file, e.id, i));
-      const label = `Downloading ${e.files.length === 1 ? e.id : `part ${i + 1} of ${e.files.length}`}`;
+      const label = `Downloading ${e.files.length === 1 ? terminalText(e.id) : `part ${i + 1} of ${e.files.length}`}`;
       await downloadPart(file, target, label, spinner, opts);
       paths.push(target);
     }

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { ExportOptions, RecordFormat } from './options.js';
 import { CancelError } from '../../errors/index.js';
 import type { Factory } from '../../factory.js';
-import { OutputSink } from '../../output/sink.js';
+import { OutputSink, terminalView } from '../../output/sink.js';
 import { verticalTable } from '../../output/vertical.js';
 import { downloadExport, prepareOutDir } from './download.js';
 import type { ExportRecord } from './types.js';
@@ -32,7 +32,7 @@ function recordView(e: ExportRecord): Record<string, unknown> {
 }
 
 async function printRecord(factory: Factory, e: ExportRecord, format: RecordFormat): Promise<void> {
-  const sink = new OutputSink(factory.io.stdout);
+  const sink = new OutputSink(factory.io.stdout, terminalView(format, factory.io.stdoutIsTTY));
   if (format === 'table') await sink.write(verticalTable(recordView(e), factory.io.columns(), factory.io.color));
   else await sink.write(JSON.stringify(e, null, 2) + '\n');
   // The local register is served on a loopback port only while a command runs: its link is dead

@@ -4,9 +4,10 @@
 // deleted at stop.
 import type { ListenOptions } from './options.js';
 import { CancelError, PipeClosedError, UsageError } from '../../errors/index.js';
-import { OutputSink } from '../../output/sink.js';
+import { OutputSink, terminalView } from '../../output/sink.js';
 import { startWebhookReceiver, type ReceivedDelivery, type Rejection } from '../../../webhooks/receiver/receiver.js';
 import { jsonlLine, prettyLine } from './print.js';
+import { terminalText } from '../../output/terminal-text.js';
 
 const REJECTED: Record<Rejection['reason'], string> = {
   malformed: 'malformed signature header',
@@ -46,7 +47,7 @@ function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export async function listenRun(opts: ListenOptions): Promise<void> {
   const { factory } = opts;
   const { io } = factory;
-  const sink = new OutputSink(io.stdout);
+  const sink = new OutputSink(io.stdout, terminalView(opts.format, io.stdoutIsTTY));
   const secrets = [...opts.secrets];
   const forwarder = opts.forwardTo ? new (await import('../../../webhooks/receiver/forward.js')).Forwarder(opts.forwardTo) : undefined;
   const pretty = opts.format === 'pretty';
@@ -146,7 +147,7 @@ export async function listenRun(opts: ListenOptions): Promise<void> {
       await client.delete(`/webhooks/${encodeURIComponent(id)}`, { retry: true });
       factory.notice(`Deleted webhook ${id}.`);
     } catch (e) {
-      io.stderr.write(`error: could not delete webhook ${id}: ${(e as Error).message} — delete it with: bolag webhooks delete ${id}\n`);
+      io.stderr.write(`${terminalText(`error: could not delete webhook ${id}: ${(e as Error).message} — delete it with: bolag webhooks delete ${id}`)}\n`);
     }
   };
   factory.defer(async () => {

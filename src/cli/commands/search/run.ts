@@ -2,7 +2,7 @@
 // them in the chosen format, and on Ctrl-C says which cursor resumes the run.
 import type { SearchOptions } from './options.js';
 import type { HttpClient, QueryInput } from '../../http-client.js';
-import { OutputSink } from '../../output/sink.js';
+import { OutputSink, terminalView } from '../../output/sink.js';
 import { paginate, type Page } from '../../paging/paginate.js';
 import { interruptible } from '../../paging/interruptible.js';
 import { makeFormatter } from './formatter-for.js';
@@ -50,7 +50,7 @@ async function streamPages<T>(opts: SearchOptions, client: HttpClient, fetch: Fe
 
   const follow = opts.all || opts.max !== undefined;
   const pageSize = limit !== undefined ? Number(limit) : follow ? FOLLOW_PAGE_SIZE : undefined;
-  const sink = new OutputSink(io.stdout);
+  const sink = new OutputSink(io.stdout, terminalView(opts.format, io.stdoutIsTTY));
   const pages = paginate(fetchPage, { cursor: startCursor as string | undefined, follow, max: opts.max, pageSize });
 
   let resume = startCursor as string | undefined;

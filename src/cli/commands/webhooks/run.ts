@@ -1,7 +1,7 @@
 // `bolag webhooks …`: one request each, the answer shown as a table on a terminal and as
 // JSON (records) or JSONL (lists) otherwise.
 import type { WebhooksOptions } from './options.js';
-import { OutputSink } from '../../output/sink.js';
+import { OutputSink, terminalView } from '../../output/sink.js';
 import { verticalTable } from '../../output/vertical.js';
 import { interruptible } from '../../paging/interruptible.js';
 import type { Row } from '../../output/table-columns.js';
@@ -19,7 +19,7 @@ export async function webhooksRun(opts: WebhooksOptions): Promise<void> {
   const { factory, action, format } = opts;
   const { io, interrupt } = factory;
   const client = await factory.httpClient();
-  const sink = new OutputSink(io.stdout);
+  const sink = new OutputSink(io.stdout, terminalView(format, io.stdoutIsTTY));
   const wait = <T>(p: Promise<T>) => interruptible(p, interrupt, () => 'Interrupted.');
 
   const showRecord = async (w: Row) => {
