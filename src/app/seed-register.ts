@@ -2,6 +2,7 @@
 import type { Store } from '../store/store.js';
 import { generateBatches } from '../seed/generate-batches.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
+import { IMPORT_SETTINGS } from '../store/import-settings.js';
 
 export const DEFAULT_SEED_COUNT = 1_200_000;
 export const DEFAULT_SEED = 'bolag';
@@ -63,6 +64,8 @@ export async function seedRegister(
     : await store.companies.bulkLoad(generateBatches(seed, count), count, opts.onProgress);
   await store.setSetting(SEEDING_SETTING, null);
   await store.setSetting(IMPORTED_SETTING, null);
+  // A generated register holds no source's week, nor an unfinished load of one.
+  for (const name of IMPORT_SETTINGS) await store.setSetting(name, null);
   return loaded;
 }
 

@@ -2,7 +2,8 @@
 // merged into the register batch by batch (each batch its own transaction, so a running server
 // keeps delivering), organisations the file no longer lists marked, none deleted.
 import { isPersonalNumber } from '../core/orgnr.js';
-import { checkEdition, recordEdition } from './open-data/edition-guard.js';
+import { ImportError } from './import-error.js';
+import { claimEdition, giveBackEdition } from './open-data/edition-guard.js';
 import { checkedPlanner } from './open-data/plan-checked.js';
 import { FIRST_LOAD_WRITES, planVanished } from './open-data/plan-source-row.js';
 import { readLinesAhead } from './open-data/read-ahead.js';
@@ -51,7 +52,40 @@ export async function importOpenData(
   opts: OpenDataImportOptions,
 ): Promise<{ result: ImportResult; stats: ReadStats; vanishedSkipped?: VanishedSkipped }> {
   const includePersons = opts.includePersons ?? false;
-  const edition = await checkEdition(store, opts.source, path, opts.allowOlder ?? false);
+  // One import of a source at a time on a register: two weeks' files at once would interleave
+  // their writes, and which week the register ends at would be chance.
+  return store.exclusively(`import.${opts.source}`, () => importAlone(store, path, opts, includePersons), () => opts.onWait?.('same-source'));
+}
+
+async function importAlone(
+  store: Store,
+  path: string,
+  opts: OpenDataImportOptions,
+  includePersons: boolean,
+): Promise<{ result: ImportResult; stats: ReadStats; vanishedSkipped?: VanishedSkipped }> {
+  const edition = await claimEdition(store, opts.source, path, opts.allowOlder ?? false);
+  let batches = 0;
+  try {
+    const imported = await importClaimed(store, path, { ...opts, onProgress: (p) => (batches++, opts.onProgress?.(p)) }, includePersons);
+    // A file that was mostly unreadable (a new format?) was not taken as the source's week.
+    if (imported.stats.records === 0 || imported.stats.errors > imported.stats.records) await giveBackEdition(store, edition);
+    return imported;
+  } catch (e) {
+    // Given back when the import changed nothing: all or nothing (--strict), the file refused at
+    // its first line, or stopped before a batch. One stopped half-way keeps it: part of this
+    // week is in, and an older file would roll that part back.
+    const changedNothing = opts.strict || batches === 0 || (e instanceof ImportError && e.line <= 1);
+    if (changedNothing) await giveBackEdition(store, edition).catch(() => undefined);
+    throw e;
+  }
+}
+
+async function importClaimed(
+  store: Store,
+  path: string,
+  opts: OpenDataImportOptions,
+  includePersons: boolean,
+): Promise<{ result: ImportResult; stats: ReadStats; vanishedSkipped?: VanishedSkipped }> {
   const text = await readLinesAhead(path, { source: opts.source, includePersons, batchSize: opts.batchSize ?? IMPORT_BATCH_SIZE });
   const stats: ReadStats = { lines: 0, records: 0, persons: 0, errors: 0, errorsWithKey: 0 };
   const onError = opts.onError ?? (() => {});
@@ -101,7 +135,5 @@ export async function importOpenData(
   stats.repeatedLines = (stats.repeatedLines ?? 0) + (result.repeated ?? 0);
   // Those lines reached the register only to be seen, not as records.
   result.unchanged -= stats.errorsWithKey + (stats.personsWithKey ?? 0) + (stats.repeatedLines ?? 0);
-  // A file that was mostly unreadable (a new format?) was not taken as the source's week.
-  if (stats.records > 0 && stats.errors <= stats.records) await recordEdition(store, opts.source, edition);
   return { result, stats, ...(vanishedSkipped ? { vanishedSkipped } : {}) };
 }

@@ -99,7 +99,7 @@ export type ImportRecords = Iterable<ImportRecord> | AsyncIterable<ImportRecord 
 export const IMPORT_BATCH_SIZE = 2_000;
 
 /** What an import waits for (ImportOptions.onWait). */
-export type ImportWait = 'first-load' | 'write-lock';
+export type ImportWait = 'first-load' | 'write-lock' | 'same-source';
 
 /**
  * Batch by batch (not atomic): the batches of this many milliseconds share a transaction. Fewer

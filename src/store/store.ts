@@ -241,6 +241,11 @@ export interface Store {
   /** Sets a named setting, or removes it (null). */
   setSetting(name: string, value: string | null): Promise<void>;
   /**
+   * Sets a named setting (or removes it: null) only if it is `expected` (null: not set), in one
+   * statement; false when another process changed it first.
+   */
+  swapSetting(name: string, expected: string | null, value: string | null): Promise<boolean>;
+  /**
    * For a process that serves for long (`bolag serve`): upkeep that must not run on its event
    * loop, moved to a thread (SQLite's WAL checkpoints: sqlite/background-checkpoints.ts). Stopped by close.
    */

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { firstLoadNote } from '../../src/store/first-load-note.js';
+import { firstLoadNote } from '../../src/store/import-settings.js';
 import { SOURCE_BITS } from '../../src/store/import-types.js';
 import { generateWeeks, weekFiles } from '../helpers/generated-weeks.js';
 import { DATABASE_URL, dropSchema, freshSchemaUrl } from '../helpers/pg.js';

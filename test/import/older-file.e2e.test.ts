@@ -1,7 +1,8 @@
 // An older week's file after a newer one is refused (exit 2, nothing changed, no events), unless
 // --allow-older: it would roll every change since back and send each as a webhook. The date is
-// SCB's in its file name, else the zip's for its entry; the same file again passes. The built
-// binary on SQLite and, with DATABASE_URL, on PostgreSQL.
+// SCB's in its file name, else the zip's for its entry; the same file again passes. Two imports
+// of a source at once run one after the other, so the older one is refused whichever starts
+// first. The built binary on SQLite and, with DATABASE_URL, on PostgreSQL.
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,13 +94,25 @@ describe.skipIf(!BUILT).each(stores)('an older file than the register took, on $
     expect(again.exitCode).toBe(0);
     expect(again.summary).toMatchObject({ created: 0, updated: 0, events: {} });
 
-    // Meant: rolled back, with its events; then the newest week is still the one to beat.
+    // Meant: rolled back, with its events; the register is that week's now, so next week's file
+    // (the 23rd's again) is newer than it.
     const meant = await run(week1, 'bolagsverket', '--allow-older');
     expect(meant.exitCode, meant.stderr).toBe(0);
     expect(meant.summary!.updated).toBeGreaterThan(0);
     expect(Object.keys(meant.summary!.events).length).toBeGreaterThan(0);
-    expect((await run(week1, 'bolagsverket')).exitCode).toBe(2);
     expect((await run(week2, 'bolagsverket')).summary!.updated).toBeGreaterThan(0);
+    expect((await run(week1, 'bolagsverket')).exitCode).toBe(2);
+
+    // A file with the header and nothing readable under it (a new format?), dated later: refused,
+    // and not taken as the newest week.
+    const header = fixture('bolagsverket-week1.txt').toString('utf8').split('\n')[0];
+    const unreadable = await zipWith('bolagsverket_bulkfil.txt', Buffer.from(`${header}\nnot;a;line\nnor;this\n`), 'bv-unreadable.zip', new Date('2026-11-30T05:00:00Z'));
+    expect((await run(unreadable, 'bolagsverket')).exitCode).toBe(2);
+    expect((await run(week2, 'bolagsverket')).exitCode).toBe(0);
+    // A date past tomorrow is a wrong clock: imported, but it holds back no real week after it.
+    const future = await zipWith('bolagsverket_bulkfil.txt', fixture('bolagsverket-week2.txt'), 'bv-future.zip', new Date(Date.now() + 30 * 24 * 3600 * 1000));
+    expect((await run(future, 'bolagsverket')).exitCode).toBe(0);
+    expect((await run(week2, 'bolagsverket')).exitCode).toBe(0);
 
     // SCB's text files, dated by their names; each source keeps its own newest.
     const scbNew = join(dir, 'scb_bulkfil_JE_20261123T061500_81.txt');
@@ -114,5 +127,27 @@ describe.skipIf(!BUILT).each(stores)('an older file than the register took, on $
     const undated = join(dir, 'bolagsverket_bulkfil.txt');
     writeFileSync(undated, fixture('bolagsverket-week1.txt'));
     expect((await run(undated, 'bolagsverket')).exitCode).toBe(0);
+
+    // A register replaced by a generated one holds no source's week any more.
+    const seeded = await bolag([...register, 'db', 'seed', '--replace', '--count', '100'], { env: cleanEnv({ BOLAG_HOME: join(dir, 'home') }) });
+    expect(seeded.exitCode, String(seeded.stderr)).toBe(0);
+    expect((await run(week1, 'bolagsverket')).exitCode).toBe(0);
+  }, 120_000);
+
+  it('runs two imports of a source one after the other: the register ends at the newer week', async () => {
+    const register = target();
+    const env = cleanEnv({ BOLAG_HOME: join(dir, 'home') });
+    const run = (file: string) => bolag([...register, 'db', 'import', '--source', 'bolagsverket', file], { env });
+    const week1 = await zipWith('bolagsverket_bulkfil.txt', fixture('bolagsverket-week1.txt'), 'race-week1.zip', new Date('2026-11-16T05:00:00Z'));
+    const week2 = await zipWith('bolagsverket_bulkfil.txt', fixture('bolagsverket-week2.txt'), 'race-week2.zip', new Date('2026-11-23T05:00:00Z'));
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = await Promise.all([run(week2), run(week1)]);
+      // Whichever took the lock first: the newer ran, and the older either ran before it or was refused.
+      expect(a.exitCode, String(a.stderr)).toBe(0);
+      expect([0, 2]).toContain(b.exitCode);
+      if (b.exitCode === 2) expect(String(b.stderr)).toMatch(/older than the 2026-11-23 05:00 UTC file/);
+    }
+    const company = await bolag([...register, '--local', 'company', '5566778899', '--format', 'json'], { env });
+    expect(JSON.parse(String(company.stdout)).name, String(company.stderr)).toBe('Exempel Sverige Holding AB');
   }, 120_000);
 });

@@ -85,6 +85,18 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.getSetting('contract.x')).toBe('c');
       await s.setSetting('contract.x', null);
       expect(await s.getSetting('contract.x')).toBeNull();
+      // Compare and set: only from the value expected, whoever else writes meanwhile.
+      expect(await s.swapSetting('contract.x', 'z', 'a')).toBe(false);
+      expect(await s.swapSetting('contract.x', null, 'a')).toBe(true);
+      expect(await s.swapSetting('contract.x', null, 'b')).toBe(false);
+      expect(await s.swapSetting('contract.x', 'a', 'b')).toBe(true);
+      expect(await s.swapSetting('contract.x', 'a', 'c')).toBe(false);
+      expect(await s.getSetting('contract.x')).toBe('b');
+      expect(await s.swapSetting('contract.x', 'a', null)).toBe(false);
+      expect(await s.swapSetting('contract.x', null, null)).toBe(false);
+      expect(await s.swapSetting('contract.x', 'b', null)).toBe(true);
+      expect(await s.swapSetting('contract.x', null, null)).toBe(true);
+      expect(await s.getSetting('contract.x')).toBeNull();
       await s.setSetting('contract.x', null);
     }));
 

@@ -20,15 +20,19 @@ export function timeInName(name: string): Date | null {
   return at.getUTCMonth() === mo - 1 && at.getUTCDate() === d && h < 24 && mi < 60 && s < 60 ? at : null;
 }
 
+/** A date past tomorrow is a wrong clock, not a week: kept, it would hold back every real file after it. */
+const FUTURE_MS = 24 * 3600 * 1000;
+
 /** The file's date: from its (or its entry's) name, else from the archive's entry; null when neither tells. */
-export async function fileEdition(path: string): Promise<Date | null> {
-  if (!(await isZipFile(path))) return timeInName(path);
+export async function fileEdition(path: string, now = Date.now()): Promise<Date | null> {
+  const plausible = (d: Date | null) => (d !== null && !Number.isNaN(d.getTime()) && d.getTime() <= now + FUTURE_MS ? d : null);
+  if (!(await isZipFile(path))) return plausible(timeInName(path));
   const entry = await zipTextEntry(path);
   const named = timeInName(entry.fileName);
-  if (named) return named;
+  if (named) return plausible(named);
   // UTC, so that the order of two archives does not depend on the machine's time zone.
   const modified = entry.getLastModDate({ timezone: 'UTC' });
-  return Number.isNaN(modified.getTime()) || modified.getTime() < NO_ZIP_TIME ? null : modified;
+  return modified.getTime() < NO_ZIP_TIME ? null : plausible(modified);
 }
 
 function zipTextEntry(path: string): Promise<yauzl.Entry> {

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { Company } from '../../core/company.js';
 import { companyIdFromRow } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
-import { firstLoadNote } from '../first-load-note.js';
+import { firstLoadNote } from '../import-settings.js';
 import {
   type CompanyInternals,
   type ImportOptions,
@@ -68,7 +68,7 @@ export async function importCompanies(
 
   // Each batch looks its keys up by org nr: an empty register (never bulk loaded) lacks even that.
   await db.tx((client) => createIndexesInTx(client, [KEY_INDEX]));
-  // Also a first load that stopped half-way, so that the run that finishes it is as quiet (first-load-note.ts).
+  // Also a first load that stopped half-way, so that the run that finishes it is as quiet (import-settings.ts).
   const note = opts.firstLoadOf === undefined ? null : firstLoadNote(opts.firstLoadOf);
   const quiet =
     note !== null &&

@@ -80,6 +80,13 @@ export class PgStore implements Store {
     else await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [name, value]);
   }
 
+  async swapSetting(name: string, expected: string | null, value: string | null): Promise<boolean> {
+    if (expected === null && value === null) return (await this.db.query('SELECT 1 FROM settings WHERE name = $1', [name])).rowCount === 0;
+    if (expected === null) return (await this.db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, value])).rowCount === 1;
+    if (value === null) return (await this.db.query('DELETE FROM settings WHERE name = $1 AND value = $2', [name, expected])).rowCount === 1;
+    return (await this.db.query('UPDATE settings SET value = $1 WHERE name = $2 AND value = $3', [value, name, expected])).rowCount === 1;
+  }
+
   /** Nothing to move off the event loop: PostgreSQL's upkeep is the server's own. */
   startBackgroundUpkeep(): void {}
 

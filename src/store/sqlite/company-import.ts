@@ -32,7 +32,7 @@ import {
 import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
 import { ALL_SIDE_INDEXES, CompanyWriter, type SideIndexes } from './company-writer.js';
 import { type Db, ensureFingerprintsIndex } from './database.js';
-import { firstLoadNote } from '../first-load-note.js';
+import { firstLoadNote } from '../import-settings.js';
 import { clearSideIndexesPending, dropFirstLoadIndexes, firstLoadIndexes, withPending } from './first-load-indexes.js';
 import { repairSideIndexes } from './side-index-repair.js';
 import { listedRowPages } from './listed-rows.js';
@@ -104,7 +104,7 @@ export async function importCompanies(
   // Set before anything reads the table: the first-load check below reads all of it when no row
   // lists the source (SCB's first load onto a filled register), and through the 1 GB memory map
   // that scan alone took the importer to 855 MB.
-  // Also a first load that stopped half-way, so that the run that finishes it is as quiet (first-load-note.ts).
+  // Also a first load that stopped half-way, so that the run that finishes it is as quiet (import-settings.ts).
   const note = opts.firstLoadOf === undefined ? null : firstLoadNote(opts.firstLoadOf);
   const listsNone = () =>
     note !== null &&

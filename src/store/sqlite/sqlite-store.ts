@@ -71,6 +71,13 @@ export class SqliteStore implements Store {
     else this.db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value').run(name, value);
   }
 
+  async swapSetting(name: string, expected: string | null, value: string | null): Promise<boolean> {
+    if (expected === null && value === null) return this.db.prepare('SELECT 1 FROM settings WHERE name = ?').get(name) === undefined;
+    if (expected === null) return this.db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(name, value).changes === 1;
+    if (value === null) return this.db.prepare('DELETE FROM settings WHERE name = ? AND value = ?').run(name, expected).changes === 1;
+    return this.db.prepare('UPDATE settings SET value = ? WHERE name = ? AND value = ?').run(value, name, expected).changes === 1;
+  }
+
   startBackgroundUpkeep(): void {
     this.checkpoints ??= checkpointInBackground(this.db);
   }

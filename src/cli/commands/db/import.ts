@@ -15,6 +15,7 @@ import { openDbStore } from './open.js';
 /** An import waits while another process's first load builds the register's indexes alone (SQLite). */
 export const FIRST_LOAD_WAIT = "Another import is loading this register for the first time; waiting until it has built the indexes…";
 export const WRITE_LOCK_WAIT = 'Another process is writing this register in one long transaction (an import, say); waiting for it to finish…';
+export const SAME_SOURCE_WAIT = "Another import of this source's file is running on this register; waiting for it to finish…";
 
 export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   if (!existsSync(opts.file)) throw new UsageError(`No such file: ${opts.file}`, { flag: '<file>' });
@@ -138,7 +139,7 @@ function mostUnreadable(file: string, stats: ReadStats): string {
 
 function waiting(opts: DbImportOptions, progress: { done(): void }, why: ImportWait): void {
   progress.done();
-  opts.factory.notice(why === 'first-load' ? FIRST_LOAD_WAIT : WRITE_LOCK_WAIT);
+  opts.factory.notice(why === 'first-load' ? FIRST_LOAD_WAIT : why === 'same-source' ? SAME_SOURCE_WAIT : WRITE_LOCK_WAIT);
 }
 
 function report(opts: DbImportOptions, r: ImportResult, extra: Record<string, number>): void {
