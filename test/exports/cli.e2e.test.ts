@@ -173,6 +173,36 @@ describe.skipIf(!SCRIPT)('bolag export create --wait on a terminal', () => {
   }, 90_000);
 });
 
+describe.skipIf(!SCRIPT)('bolag export create --wait on a terminal, told to be plain', () => {
+  const onTerminal = (args: string[], extra: Record<string, string> = {}) => {
+    // A terminal of known width: at width 0 there is no spinner at all (above).
+    const quoted = `stty cols 100 rows 40; ${['node', join(ROOT, 'bin/bolag.js'), ...args].map((a) => `'${a}'`).join(' ')}`;
+    return execa(SCRIPT!, ['-qec', quoted, '/dev/null'], {
+      reject: false,
+      extendEnv: false,
+      env: { PATH: process.env.PATH ?? '', SHELL: '/bin/sh', HOME: work, BOLAG_HOME: join(work, 'home'), BOLAG_BASE_URL: t.url, BOLAG_API_KEY: t.key, LANG: 'C.UTF-8', ...extra },
+      cwd: work,
+      timeout: 60_000,
+    });
+  };
+
+  it('NO_COLOR: the spinner and its ticks without colour', async () => {
+    const r = await onTerminal(['export', 'create', '--county', '01', '--wait', '--out', join(work, 'no-color')], { NO_COLOR: '1', TERM: 'xterm-256color' });
+    expect(r.exitCode, r.stdout.slice(0, 500)).toBe(0);
+    expect(r.stdout).toContain('✔ Downloaded');
+    expect(r.stdout).not.toMatch(/\u001b\[3\dm/);
+  }, 60_000);
+
+  it('--quiet: only the paths written, no spinner', async () => {
+    const out = join(work, 'quiet');
+    const r = await onTerminal(['--quiet', 'export', 'create', '--county', '01', '--wait', '--out', out]);
+    expect(r.exitCode, r.stdout.slice(0, 500)).toBe(0);
+    const lines = r.stdout.split(/\r?\n/).filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line.startsWith(out), line).toBe(true);
+  }, 60_000);
+});
+
 describe('bolag export create|get|wait|download', () => {
   it('creates without waiting, then gets, waits and downloads by id', async () => {
     const created = await bolag(['export', 'create', '--county', '14', '--fields', 'name,website', '--idempotency-key', 'cli-same']);

@@ -19,6 +19,8 @@ export interface DownloadOptions {
   io: IOStreams;
   signal: AbortSignal;
   outDir: string;
+  /** --quiet: no spinner. */
+  quiet?: boolean;
 }
 
 /** Attempts per part: resumes after a broken connection, one fresh start after a bad checksum. */
@@ -81,7 +83,7 @@ export async function prepareOutDir(outDir: string, flag: string): Promise<void>
 /** Downloads every part of a completed export into outDir; returns the paths written. */
 export async function downloadExport(e: ExportRecord, opts: DownloadOptions): Promise<string[]> {
   await mkdir(opts.outDir, { recursive: true });
-  const spinner = await spinnerFor(opts.io, `Downloading ${terminalText(e.id)}`);
+  const spinner = await spinnerFor(opts.io, `Downloading ${terminalText(e.id)}`, opts.quiet);
   const paths: string[] = [];
   try {
     for (const [i, file] of e.files.entries()) {

@@ -50,6 +50,7 @@ export async function exportRun(opts: ExportOptions): Promise<void> {
   const { factory, action } = opts;
   const client = await factory.httpClient();
   const signal = factory.interrupt;
+  const quiet = Boolean(factory.globals().quiet);
   const io = factory.io;
   const outDir = resolve(opts.outDir);
   const outFlag = opts.outDir === '.' ? '' : ` --out ${opts.outDir}`;
@@ -76,8 +77,8 @@ export async function exportRun(opts: ExportOptions): Promise<void> {
         factory.notice(`Wait for it and download it: bolag export download ${created.id}`);
         return;
       }
-      const done = await guard(`bolag export download ${created.id}${outFlag}`, () => waitForExport(created.id, created, { client, io, signal }));
-      const paths = await guard(`bolag export download ${created.id}${outFlag}`, () => downloadExport(done, { client, io, signal, outDir }));
+      const done = await guard(`bolag export download ${created.id}${outFlag}`, () => waitForExport(created.id, created, { client, io, signal, quiet }));
+      const paths = await guard(`bolag export download ${created.id}${outFlag}`, () => downloadExport(done, { client, io, signal, outDir, quiet }));
       return printPaths(factory, paths);
     }
     case 'get': {
@@ -85,15 +86,15 @@ export async function exportRun(opts: ExportOptions): Promise<void> {
       return printRecord(factory, res.data.data, opts.recordFormat);
     }
     case 'wait': {
-      const done = await guard(`bolag export wait ${action.id}`, () => waitForExport(action.id, null, { client, io, signal }));
+      const done = await guard(`bolag export wait ${action.id}`, () => waitForExport(action.id, null, { client, io, signal, quiet }));
       return printRecord(factory, done, opts.recordFormat);
     }
     case 'download': {
       // The export first: an unknown id (404) leaves no folder behind.
       const first = (await client.get<{ data: ExportRecord }>(path(action.id), { signal })).data.data;
       await prepareOutDir(outDir, opts.outDir);
-      const done = await guard(`bolag export download ${action.id}${outFlag}`, () => waitForExport(action.id, first, { client, io, signal }));
-      const paths = await guard(`bolag export download ${action.id}${outFlag}`, () => downloadExport(done, { client, io, signal, outDir }));
+      const done = await guard(`bolag export download ${action.id}${outFlag}`, () => waitForExport(action.id, first, { client, io, signal, quiet }));
+      const paths = await guard(`bolag export download ${action.id}${outFlag}`, () => downloadExport(done, { client, io, signal, outDir, quiet }));
       return printPaths(factory, paths);
     }
   }

@@ -10,6 +10,8 @@ export interface WaitOptions {
   client: HttpClient;
   io: IOStreams;
   signal: AbortSignal;
+  /** --quiet: no spinner. */
+  quiet?: boolean;
   /** First and longest pause between two polls. */
   minDelayMs?: number;
   maxDelayMs?: number;
@@ -28,13 +30,29 @@ export interface Spinner {
  * width 0 ora erases an endless number of lines at each frame (tens of MB a second, which kept
  * the local register's server from running the export it waited for).
  */
-export async function spinnerFor(io: IOStreams, text: string): Promise<Spinner> {
-  if (!io.stderrIsTTY || io.stderrColumns() === 0) {
+/** A spinner on a terminal; none in a pipe, at width 0, or with --quiet ("only data and errors"). */
+export async function spinnerFor(io: IOStreams, text: string, quiet = false): Promise<Spinner> {
+  if (quiet || !io.stderrIsTTY || io.stderrColumns() === 0) {
     const silent: Spinner = { text, start: () => silent, succeed: () => silent, fail: () => silent, stop: () => silent };
     return silent;
   }
   const { default: ora } = await import('ora');
-  return ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false }).start();
+  const spinner = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.color ? 'cyan' : false }).start();
+  if (io.color) return spinner;
+  // NO_COLOR / --no-color: ora's own ✔ and ✖ come coloured whatever it is told.
+  const plain: Spinner = {
+    get text() {
+      return spinner.text;
+    },
+    set text(t: string) {
+      spinner.text = t;
+    },
+    start: () => (spinner.start(), plain),
+    succeed: (t?: string) => (spinner.stopAndPersist({ symbol: '✔', text: t }), plain),
+    fail: (t?: string) => (spinner.stopAndPersist({ symbol: '✖', text: t }), plain),
+    stop: () => (spinner.stop(), plain),
+  };
+  return plain;
 }
 
 export function describeProgress(e: ExportRecord): string {
@@ -65,7 +83,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export async function waitForExport(id: string, first: ExportRecord | null, opts: WaitOptions): Promise<ExportRecord> {
   const path = `/exports/${encodeURIComponent(id)}`;
   let e = first ?? (await opts.client.get<{ data: ExportRecord }>(path, { signal: opts.signal })).data.data;
-  const spinner = await spinnerFor(opts.io, describeProgress(e));
+  const spinner = await spinnerFor(opts.io, describeProgress(e), opts.quiet);
   let delay = opts.minDelayMs ?? 250;
   const maxDelay = opts.maxDelayMs ?? 5000;
   try {
