@@ -20,6 +20,8 @@ export interface OpenDataImportOptions {
   markAllVanished?: boolean;
   /** Import a file older than the newest the register took from the source (edition-guard.ts). */
   allowOlder?: boolean;
+  /** The file tells no date, so it cannot be checked against the newest the register took (that one's date). */
+  onUndated?: (newest: Date) => void;
   onError?: (line: number, message: string, text: string) => void;
   /** After each batch: records read, uncompressed bytes read and in all. */
   onProgress?: (p: { lines: number; bytes: number; totalBytes: number }) => void;
@@ -63,7 +65,7 @@ async function importAlone(
   opts: OpenDataImportOptions,
   includePersons: boolean,
 ): Promise<{ result: ImportResult; stats: ReadStats; vanishedSkipped?: VanishedSkipped }> {
-  const edition = await claimEdition(store, opts.source, path, opts.allowOlder ?? false);
+  const edition = await claimEdition(store, opts.source, path, opts.allowOlder ?? false, opts.onUndated);
   let batches = 0;
   try {
     const imported = await importClaimed(store, path, { ...opts, onProgress: (p) => (batches++, opts.onProgress?.(p)) }, includePersons);

@@ -36,10 +36,21 @@ export interface EditionClaim {
  * allowed, it becomes the newest (the register is that week's now, and next week's file is newer
  * than it). The same date passes (the same file again changes nothing). Null: the file tells no date.
  */
-export async function claimEdition(store: Store, source: OpenDataSource, path: string, allowOlder: boolean): Promise<EditionClaim | null> {
+export async function claimEdition(
+  store: Store,
+  source: OpenDataSource,
+  path: string,
+  allowOlder: boolean,
+  /** The file tells no date, and the register took a dated one: it cannot be checked. */
+  onUndated?: (newest: Date) => void,
+): Promise<EditionClaim | null> {
   const edition = await fileEdition(path);
-  if (edition === null) return null;
   const name = newestFileSetting(source);
+  if (edition === null) {
+    const stored = await store.getSetting(name);
+    if (stored !== null && onUndated) onUndated(new Date(stored));
+    return null;
+  }
   const claimed = edition.toISOString();
   for (let attempt = 0; attempt < 10; attempt++) {
     const stored = await store.getSetting(name);

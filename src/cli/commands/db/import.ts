@@ -75,6 +75,10 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         strict: opts.strict,
         markAllVanished: opts.markAllVanished,
         allowOlder: opts.allowOlder,
+        onUndated: (newest) =>
+          io.stderr.write(
+            `Warning: ${opts.file} tells no date (neither its name nor a zip gives one), so it cannot be checked against the newest week this register took (the ${newest.toISOString().slice(0, 16).replace('T', ' ')} UTC file): an older week would roll the changes since back. Import the zip to have it checked.\n`,
+          ),
         onError: (line, message, text) => errors.add(line, message, text),
         onProgress: (p) => {
           stopIfInterrupted();
