@@ -5,7 +5,7 @@ import { ImportError } from './import-error.js';
 import { jsonlRecords } from './ours/read-jsonl.js';
 import type { ImportRecord } from '../store/import-types.js';
 import { CompanySchema } from '../core/company.js';
-import { restoreCell } from '../core/csv.js';
+import { companyCsvColumns, restoreCell } from '../core/csv.js';
 
 export function detectFormat(path: string, firstLine: string): 'jsonl' | 'csv' {
   if (/\.jsonl?$/i.test(path)) return 'jsonl';
@@ -25,8 +25,29 @@ export function* readImportRecords(path: string): Generator<ImportRecord> {
   }
 }
 
+/** Every column an export's CSV may have (all fields, with near and expand). */
+const EXPORT_COLUMNS = new Set(companyCsvColumns({ distance: true, expand: true }));
+
+/**
+ * A header an export could have written. Before, `org_nr,name` (commas) and `foo;bar` failed at
+ * line 2 with "org_nr \"\" is not a valid organisation number", and a file whose one line was
+ * `hello` imported nothing with exit 0.
+ */
+function checkHeader(columns: string[], line: number): void {
+  if (columns.length === 1 && /[,\t]/.test(columns[0])) {
+    throw new ImportError(line, `the header is one column: a CSV import takes an export's columns, separated by ';' (this file's seem separated by '${columns[0].includes(',') ? ',' : 'tabs'}')`);
+  }
+  const unknown = columns.filter((c) => !EXPORT_COLUMNS.has(c));
+  if (unknown.length > 0) {
+    const shown = unknown.slice(0, 5).map((c) => JSON.stringify(c)).join(', ') + (unknown.length > 5 ? `, … (${unknown.length} in all)` : '');
+    throw new ImportError(line, `the header has column(s) no export has: ${shown}; a CSV import takes an export's columns (id, org_nr, name, address.city, …) or JSONL`);
+  }
+  if (!columns.includes('org_nr') && !columns.includes('id')) throw new ImportError(line, 'the header has neither org_nr nor id: nothing to find a company by');
+}
+
 function* csvRecords(header: { line: number; text: string }, rest: Iterator<{ line: number; text: string }>): Generator<ImportRecord> {
   const columns = parseCsvLine(header.text.replace(/^\uFEFF/, ''), header.line, rest).fields;
+  checkHeader(columns, header.line);
   for (let r = rest.next(); !r.done; r = rest.next()) {
     if (r.value.text === '') continue;
     const { fields } = parseCsvLine(r.value.text, r.value.line, rest);

@@ -184,12 +184,23 @@ describe('bolag db import', () => {
   it("never lets a record reach Object.prototype: a CSV column naming it is refused, a JSON key is no field", async () => {
     const a = await nth(6);
     const csv = `org_nr;__proto__.polluted\r\n${a.org_nr};x\r\n`;
-    await expect(importFile(store, write('proto.csv', csv))).rejects.toThrow(/line 2: column "__proto__.polluted" names no field/);
-    await expect(importFile(store, write('ctor.csv', `org_nr;constructor.prototype.polluted\r\n${a.org_nr};x\r\n`))).rejects.toThrow(/names no field/);
+    // Refused at the header since 2026-11-29 (a column no export has), at line 2 before.
+    await expect(importFile(store, write('proto.csv', csv))).rejects.toThrow(/line 1: the header has column\(s\) no export has: "__proto__.polluted"/);
+    await expect(importFile(store, write('ctor.csv', `org_nr;constructor.prototype.polluted\r\n${a.org_nr};x\r\n`))).rejects.toThrow(/no export has: "constructor.prototype.polluted"/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const result = await importFile(store, write('proto.jsonl', `{"org_nr":"${a.org_nr}","__proto__":{"name":"Prototyp AB"}}\n`));
     expect(result).toMatchObject({ updated: 0, unchanged: 1 });
     expect((await nth(6)).name).toBe(a.name);
+  });
+
+  it('refuses at its header a CSV no export could have written, naming what is wrong', async () => {
+    const a = await nth(6);
+    await expect(importFile(store, write('comma.csv', `org_nr,name\n${a.org_nr},Komma AB\n`))).rejects.toThrow(/^line 1: the header is one column: .* separated by ';' \(this file's seem separated by ','\)/);
+    await expect(importFile(store, write('foo.csv', 'foo;bar\n1;2\n'))).rejects.toThrow(/^line 1: the header has column\(s\) no export has: "foo", "bar"/);
+    await expect(importFile(store, write('hello.txt', 'hello\n'))).rejects.toThrow(/^line 1: the header has column\(s\) no export has: "hello"/);
+    await expect(importFile(store, write('nokey.csv', `name;website\nX;\n`))).rejects.toThrow(/^line 1: the header has neither org_nr nor id/);
+    // An export's own columns, any subset with a key, still import.
+    expect(await importFile(store, write('subset.csv', `\ufefforg_nr;name\r\n${a.org_nr};${a.name}\r\n`))).toMatchObject({ updated: 0, unchanged: 1 });
   });
 
   it('stops at a bad line with its number and leaves the database as it was', async () => {
