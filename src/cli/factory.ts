@@ -103,6 +103,11 @@ export function createFactory(init: FactoryInit): Factory {
 
   const storeTarget = async (): Promise<StoreTarget> => (await import('./store-target.js')).resolveStoreTarget(init.globals(), env);
 
+  // A notice quotes ids, messages and URLs a server or a sender chose: shown, never obeyed.
+  const notice = (line: string) => {
+    if (!init.globals().quiet) init.io.stderr.write(`${terminalText(line)}\n`);
+  };
+
   const httpClientFor = async (baseUrl: string, apiKey?: string): Promise<HttpClient> => {
     const { HttpClient } = await import('./http-client.js');
     const verbose = init.globals().verbose;
@@ -112,6 +117,11 @@ export function createFactory(init: FactoryInit): Factory {
       userAgent: userAgent(),
       timeoutMs: numberFromEnv(env.BOLAG_TIMEOUT_MS),
       log: verbose ? (line) => init.io.stderr.write(`${line}\n`) : undefined,
+      // A search --all that stops for a minute says why (--verbose says it for every retry).
+      onWait: verbose
+        ? undefined
+        : (status, ms) =>
+            notice(`${status === 429 ? 'The service is limiting this key\'s requests (HTTP 429)' : 'The service is briefly unavailable (HTTP 503)'}; going on in ${Math.ceil(ms / 1000)} s…`),
     });
     cleanups.push(() => client.close());
     return client;
@@ -139,10 +149,7 @@ export function createFactory(init: FactoryInit): Factory {
       return createPrompter(init.io, why);
     },
     interrupt,
-    notice(line: string) {
-      // A notice quotes ids, messages and URLs a server or a sender chose: shown, never obeyed.
-      if (!init.globals().quiet) init.io.stderr.write(`${terminalText(line)}\n`);
-    },
+    notice,
     defer(cleanup) {
       cleanups.push(cleanup);
     },

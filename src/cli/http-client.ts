@@ -30,6 +30,8 @@ export interface HttpClientOptions {
   maxRetryAfterMs?: number;
   /** Called with one line per request and per retry (--verbose). */
   log?: (line: string) => void;
+  /** Called before a wait of a second or more for a 429 or 503 (its Retry-After), so that a long pause is explained. */
+  onWait?: (status: number, waitMs: number) => void;
   dispatcher?: Dispatcher;
 }
 
@@ -183,6 +185,7 @@ export class HttpClient {
         await res.body.dump();
         const wait = retryAfter ?? backoffMs(attempt, base, cap);
         this.opts.log?.(`${method} ${shown}: HTTP ${res.statusCode}; retrying in ${wait} ms`);
+        if (wait >= 1000) this.opts.onWait?.(res.statusCode, wait);
         await sleep(wait, opts.signal);
         continue;
       }

@@ -20,6 +20,18 @@ describe.runIf(BUILT)('429 from a real server', () => {
     expect(rows.length).toBeGreaterThan(150);
     expect(Date.now() - started).toBeGreaterThan(1000);
   }, 60_000);
+
+  it('says why it pauses on a 429 without --verbose, and nothing with --quiet', async () => {
+    const r = await bolag(['search', '--all', '--limit', '50', '--format', 'jsonl'], { env: serverEnv(s) });
+    expect(r.exitCode).toBe(0);
+    const notices = String(r.stderr).split('\n').filter((l) => l.includes('HTTP 429'));
+    expect(notices.length).toBeGreaterThan(0);
+    for (const n of notices) expect(n).toMatch(/^The service is limiting this key's requests \(HTTP 429\); going on in \d+ s…$/);
+    const quiet = await bolag(['--quiet', 'search', '--all', '--limit', '50', '--format', 'jsonl'], { env: serverEnv(s) });
+    expect(quiet.exitCode).toBe(0);
+    expect(String(quiet.stderr)).toBe('');
+    expect(jsonLines(String(quiet.stdout)).length).toBe(jsonLines(String(r.stdout)).length);
+  }, 60_000);
 });
 
 /** Pages by hand with fetch, waiting out each 429 as its Retry-After says. */
