@@ -275,6 +275,13 @@ describe('bolag export create|get|wait|download', () => {
     }
   }, 60_000);
 
+  it('takes the query as words, as bolag search does', async () => {
+    const r = await bolag(['export', 'create', 'bygg', '--county', '01', '--idempotency-key', 'words-q']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).filters).toMatchObject({ q: 'bygg', county: '01' });
+    expect((await bolag(['export', 'create', 'x', '--f-skatt', 'false'])).stderr).toMatch(/--f-skatt takes no value/);
+  }, 60_000);
+
   it('rejects bad flags before sending anything (exit 2) and reports an unknown export (exit 4)', async () => {
     expect((await bolag(['export', 'create', '--county', 'Atlantis'])).exitCode).toBe(2);
     expect((await bolag(['export', 'create', '--revenue-min', '10', '--revenue-max', '5'])).exitCode).toBe(2);

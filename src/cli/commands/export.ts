@@ -9,6 +9,7 @@ import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
 import { addParamFlags, readParamFlags } from '../flags/add-flags.js';
 import { deriveFlags } from '../flags/derive.js';
+import { addQueryWords } from '../flags/query-words.js';
 import { filterCompletionValues } from '../flags/search-flags.js';
 import { validateParams } from '../flags/validate.js';
 import type { RecordFormat, ExportOptions } from './export/options.js';
@@ -17,6 +18,7 @@ import { helpNotes } from '../help-layout.js';
 const CREATE_EXAMPLES = helpNotes({
   examples: [
     'bolag export create --category snickerier --county "Västra Götalands län" --trend växande --website-status har_hemsida --format csv --wait --out ./export',
+    'bolag export create snickeri --county 14 --wait --out ./snickerier',
     'bolag export create --legal-form aktiebolag --revenue-min 10000000 --format jsonl',
     'bolag export create --county 01 --fields name,org_nr,address --idempotency-key monthly-2025-06 --wait',
   ],
@@ -65,7 +67,9 @@ export function buildExportCommand(f: Factory, runF?: (opts: ExportOptions) => P
       'Create an export of every company matching the filters (the filters of bolag search). ' +
         'Companies with an advertising block are left out unless you pass --no-exclude-advertising-blocked. ' +
         'With --wait, wait for it and download every part into --out, then print the paths written.',
-    );
+    )
+    // As bolag search takes it, so that a search line becomes an export by its command name.
+    .argument('[q...]', 'Free text over name, industry and org_nr, as in bolag search (several words need no quotes).');
   addParamFlags(create, filters, { group: 'Filters:', completions: filterCompletionValues() });
   create
     .addOption(new Option('--format <format>', 'File format').choices(EXPORT_FORMATS).default('csv').helpGroup('Export:'))
@@ -83,8 +87,9 @@ export function buildExportCommand(f: Factory, runF?: (opts: ExportOptions) => P
     )
     .addOption(new Option('--json', 'Print the created export as JSON even on a terminal (without --wait)').helpGroup('Export:'))
     .addHelpText('after', CREATE_EXAMPLES)
-    .action(async (raw: Record<string, unknown>) => {
+    .action(async (words: string[], raw: Record<string, unknown>, self: Command) => {
       const params = readParamFlags(raw, filters);
+      addQueryWords(params, words, filters, self);
       validateParams(FILTERS_SCHEMA, params, { params: Object.keys(FILTER_PARAMS) });
       if (raw.out !== '.' && !raw.wait) throw new UsageError('--out needs --wait (or use bolag export download ID --out DIR later).', { flag: '--out' });
       await run({

@@ -5,7 +5,7 @@ import { SEARCH_QUERY_SCHEMA, SEARCH_PARAMS } from '../../core/search-params.js'
 import type { Factory } from '../factory.js';
 import { UsageError } from '../errors/index.js';
 import { addParamFlags, readParamFlags } from '../flags/add-flags.js';
-import { attributeName, type ParamFlag } from '../flags/derive.js';
+import { addQueryWords } from '../flags/query-words.js';
 import { validateParams } from '../flags/validate.js';
 import { filterCompletionValues, filterFlags, outputFlags, SEARCH_LABELS } from '../flags/search-flags.js';
 import { defaultFormat, OUTPUT_FORMATS, type OutputFormat } from '../output/formatter.js';
@@ -41,9 +41,8 @@ export function buildSearchCommand(f: Factory, runF?: (opts: SearchOptions) => P
     )
     .addHelpText('after', helpNotes({ examples: EXAMPLES }))
     .action(async (words: string[], raw: Record<string, unknown>, self: Command) => {
-      refuseBooleanValue(words, filters, self);
       const params = readParamFlags(raw, [...filters, ...output]);
-      if (words.length > 0) params.q = words.join(' ');
+      addQueryWords(params, words, filters, self);
       const parsed = validateParams(SEARCH_QUERY_SCHEMA, params, { labels: SEARCH_LABELS, params: Object.keys(SEARCH_PARAMS) });
       const opts: SearchOptions = {
         factory: f,
@@ -71,18 +70,4 @@ function parseMax(value: unknown): number | undefined {
     throw new UsageError(`Invalid --max: must be a whole number of at least 1.`, { flag: '--max' });
   }
   return n;
-}
-
-/**
- * `--f-skatt false` reads as --f-skatt and the query "false": true, and a search for the word.
- * A boolean flag takes no value, so with one given, a query word true or false is refused.
- */
-function refuseBooleanValue(words: readonly string[], flags: readonly ParamFlag[], self: Command): void {
-  const word = words.find((w) => /^(true|false)$/i.test(w));
-  if (word === undefined) return;
-  const given = flags.find((f) => f.kind === 'boolean' && self.getOptionValueSource(attributeName(f.name)) === 'cli');
-  if (!given) return;
-  throw new UsageError(`--${given.name} takes no value ("${word}" would be searched for); write --${given.name} for true and --no-${given.name} for false.`, {
-    flag: `--${given.name}`,
-  });
 }
