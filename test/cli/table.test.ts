@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatNumber, formatPercent, formatSek, shortLegalForm } from '../../src/cli/output/swedish.js';
 import { fitColumns } from '../../src/cli/output/fit-columns.js';
-import { DEFAULT_COLUMNS } from '../../src/cli/output/table-columns.js';
+import { DEFAULT_COLUMNS, fieldColumns } from '../../src/cli/output/table-columns.js';
 import { TableFormatter } from '../../src/cli/output/table.js';
 import { JsonFormatter } from '../../src/cli/output/json.js';
 import { JsonlFormatter } from '../../src/cli/output/jsonl.js';
@@ -36,6 +36,24 @@ describe('tables', () => {
     expect(narrow.map((f) => f.column.header)).not.toContain('EMPLOYEES');
     const tiny = fitColumns(DEFAULT_COLUMNS, rows, 30);
     expect(tiny.map((f) => f.column.header)).toEqual(['ORG NR', 'NAME']);
+  });
+
+  it('with --fields on a narrow terminal, keep ids and org nrs whole and give back what dropping freed', () => {
+    // Exploratory run, 2026-11-29: at 80 columns `--fields org_nr,name,address,category` showed
+    // "c…" and "55966…", dropped both category columns, and left 13 columns of width unused.
+    const keys = ['id', 'org_nr', 'name', 'address.street', 'address.postal_code', 'address.city', 'category.slug', 'category.name'];
+    const sample = [
+      { id: 'cmp_8f2k1x', org_nr: '559661-2345', name: 'Å AB', address: { street: 'Hamnplan 86', postal_code: '163 79', city: 'SPÅNGA' }, category: { slug: 'bygg-och-anlaggning', name: 'Bygg och anläggning' } },
+    ];
+    const fitted = fitColumns(fieldColumns(keys), sample, 80);
+    const width = fitted.reduce((s, f) => s + f.width, 0) + 2 * (fitted.length - 1);
+    expect(width).toBeLessThanOrEqual(80);
+    const byKey = new Map(fitted.map((f) => [f.column.header, f.width]));
+    expect(byKey.get('ID')).toBe('cmp_8f2k1x'.length);
+    expect(byKey.get('ORG NR')).toBe('559661-2345'.length);
+    // Nothing left over while a kept column is cut.
+    const cut = fitted.filter((f) => f.width < Math.min(48, Math.max(f.column.header.length, [...f.column.value(sample[0])].length)));
+    if (cut.length > 0) expect(width).toBeGreaterThanOrEqual(79);
   });
 
   it('render a header once and keep the widths for later pages, cutting with an ellipsis', () => {

@@ -1,5 +1,6 @@
 // Fits columns into the terminal width: natural widths from the first rows, then the widest
-// columns shrink (the values are cut with an ellipsis), then the least important are dropped.
+// columns shrink (the values are cut with an ellipsis), then the least important are dropped,
+// and the room that freed goes back to the columns that were cut.
 import type { Row, TableColumn } from './table-columns.js';
 
 export const COLUMN_GAP = 2;
@@ -15,6 +16,7 @@ export function fitColumns(columns: readonly TableColumn[], sample: readonly Row
     column,
     width: Math.min(MAX_NATURAL, Math.max(column.header.length, ...sample.map((r) => [...column.value(r)].length))),
   }));
+  const natural = new Map(fitted.map((f) => [f.column, f.width]));
   const used = () => fitted.reduce((s, f) => s + f.width, 0) + COLUMN_GAP * Math.max(0, fitted.length - 1);
 
   // 1. Shrink the widest column a step at a time, while any is above its minimum.
@@ -38,6 +40,13 @@ export function fitColumns(columns: readonly TableColumn[], sample: readonly Row
     const widest = candidates.reduce((a, b) => (b.width > a.width ? b : a));
     if (widest.width <= 3) break;
     widest.width -= 1;
+  }
+  // 4. What dropping freed goes back to the columns cut most, up to their natural width.
+  for (let spare = totalWidth - used(); spare > 0; spare--) {
+    const cut = fitted.filter((f) => f.width < natural.get(f.column)!);
+    if (cut.length === 0) break;
+    const most = cut.reduce((a, b) => (natural.get(b.column)! - b.width > natural.get(a.column)! - a.width ? b : a));
+    most.width += 1;
   }
   return fitted;
 }

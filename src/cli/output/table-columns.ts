@@ -45,6 +45,8 @@ const DISTANCE_COLUMN: TableColumn = {
 };
 
 const NUMERIC = /(revenue|profit|ratio|growth|assets|employees$|distance|lat$|lng$)/;
+/** Values that mean nothing cut short: read whole or not at all. */
+const IDENTIFIER = /^(id|org_nr|registration_date|updated_at|sni_codes|(.*\.)?(postal_code|municipality_code|county_code|slug))$/;
 
 /** One column per field (nested fields flattened: address → address.street, …). */
 export function fieldColumns(columns: readonly string[]): TableColumn[] {
@@ -52,9 +54,9 @@ export function fieldColumns(columns: readonly string[]): TableColumn[] {
     header: key.toUpperCase().replaceAll('_', ' '),
     value: (r: Row) => displayValue(key, flat(r)[key]),
     align: NUMERIC.test(key) ? 'right' : 'left',
-    shrink: !NUMERIC.test(key),
+    shrink: !NUMERIC.test(key) && !IDENTIFIER.test(key),
     min: Math.min(key.length, 8),
-    keep: key === 'id' || key === 'name' ? Infinity : columns.length - i,
+    keep: key === 'id' || key === 'org_nr' || key === 'name' ? Infinity : columns.length - i,
   }));
 }
 
