@@ -13,6 +13,7 @@ import { OrgNumberFactory } from './org-numbers.js';
 import { Random, WeightedTable, weighted } from './random.js';
 import { ADVERTISING_BLOCK_SHARE, FINANCIALS_SHARE, LEGAL_FORM_SHARES, REGISTER_DATE, STATUS_SHARES, WEBSITE_SHARE } from './shares.js';
 import { industryWord } from './industry-words.js';
+import { inTown, positionSpread } from './municipality-spread.js';
 
 const REGISTER_YEAR = Number(REGISTER_DATE.slice(0, 4));
 const DAY_MS = 86_400_000;
@@ -131,7 +132,7 @@ export class CompanyGenerator {
       verified: r.chance(0.07),
       advertising_blocked: r.chance(ADVERTISING_BLOCK_SHARE),
       registration_date: registration,
-      location: this.location(municipality),
+      location: this.location(municipality, rowid),
       updated_at: this.updatedAt(daysAgo),
       latest_financials: figures?.latest ?? null,
     };
@@ -158,11 +159,14 @@ export class CompanyGenerator {
     return s;
   }
 
-  private location(m: Municipality): { lat: number; lng: number } {
-    const spread = Math.min(0.25, 0.02 + 30 / Math.sqrt(m.population + 900));
+  private location(m: Municipality, rowid: number): { lat: number; lng: number } {
+    const spreads = positionSpread(m);
+    // In town or not by the row, not by a draw: a draw more would change every later value of
+    // the register (its names, its figures), not only where its companies are.
+    const spread = inTown(rowid) ? spreads.town : spreads.area;
     return {
-      lat: Math.round((m.lat + this.random.normal(0, spread * 0.5)) * 1e5) / 1e5,
-      lng: Math.round((m.lng + this.random.normal(0, spread)) * 1e5) / 1e5,
+      lat: Math.round((m.lat + this.random.normal(0, spread.lat)) * 1e5) / 1e5,
+      lng: Math.round((m.lng + this.random.normal(0, spread.lng)) * 1e5) / 1e5,
     };
   }
 
