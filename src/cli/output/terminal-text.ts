@@ -3,8 +3,8 @@
 // terminal (retitle it, move the cursor over earlier lines, write the clipboard with OSC 52), and a
 // bidi override would show text in another order than it is. Control characters are shown in
 // caret notation as `cat -v` and gh do (ESC → ^[), the invisible ones that reorder text by code
-// point (<U+202E>). Data formats (JSON, JSONL, CSV) keep the bytes: JSON escapes control
-// characters itself, and a CSV is a file's content, not a display.
+// point (<U+202E>). On a terminal JSON and JSONL are escaped instead (the same JSON) and CSV is
+// shown as text is (output/sink.ts); in a pipe or a file every format keeps the bytes.
 
 // C0 and DEL; C1; the bidi marks, embeddings, overrides and isolates (the Arabic letter mark
 // too); zero-width, word-joiner, invisible-operator and BOM marks; the deprecated format controls.
