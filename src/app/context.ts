@@ -23,8 +23,12 @@ export interface ServerOptions {
   retention?: Partial<{ finishedJobsMs: number; deliveryLogMs: number; expiredExportsMs: number; idempotencyKeysMs: number; eventsMs: number; everyMs: number }>;
   /** How long requests (and webhook attempts) in flight get to finish when the server closes (default 10 s). */
   shutdownGraceMs?: number;
-  /** Run background workers (exports, webhook deliveries) in this process. */
-  workers?: boolean;
+  /**
+   * Run background workers (exports, webhook deliveries) in this process. 'unless-served': only
+   * while no `bolag serve` process runs on the same database (the CLI's in-process register on a
+   * serve's SQLite file leaves the work to it, with its settings and its public URL).
+   */
+  workers?: boolean | 'unless-served';
   /** Serve the API reference page at /docs (default true; the CLI's in-process register skips it). */
   docs?: boolean;
 }

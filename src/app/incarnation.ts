@@ -43,7 +43,16 @@ export interface RunningIncarnation {
 /** Incarnations running in this process (tests and the local register run several servers in one). */
 const runningHere = new Set<string>();
 
-export async function startIncarnation(store: Store): Promise<RunningIncarnation> {
+/** Ids of a serving process's incarnations, and of the CLI's in-process register's. */
+const SERVE_PREFIX = 'inc_';
+const LOCAL_PREFIX = 'inl_';
+
+/** Whether a `bolag serve` process other than this one runs on this host against the store. */
+export async function serveRunsBeside(store: Store): Promise<boolean> {
+  return (await store.incarnations.onHost(hostKey())).some((i) => i.id.startsWith(SERVE_PREFIX) && i.pid !== process.pid && processAlive(i.pid));
+}
+
+export async function startIncarnation(store: Store, opts: { local?: boolean } = {}): Promise<RunningIncarnation> {
   const host = hostKey();
   let tookOver = 0;
   for (const earlier of await store.incarnations.onHost(host)) {
@@ -51,7 +60,7 @@ export async function startIncarnation(store: Store): Promise<RunningIncarnation
     const gone = earlier.pid === process.pid ? !runningHere.has(earlier.id) : !processAlive(earlier.pid);
     if (gone) tookOver += await store.incarnations.reap(earlier.id);
   }
-  const incarnation: Incarnation = { id: `inc_${randomBytes(9).toString('base64url')}`, host, pid: process.pid, started_at: new Date().toISOString() };
+  const incarnation: Incarnation = { id: `${opts.local ? LOCAL_PREFIX : SERVE_PREFIX}${randomBytes(9).toString('base64url')}`, host, pid: process.pid, started_at: new Date().toISOString() };
   await store.incarnations.register(incarnation);
   runningHere.add(incarnation.id);
   return {

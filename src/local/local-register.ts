@@ -37,8 +37,10 @@ export async function startLocalRegister(
   // PostgreSQL is the database `bolag serve` processes share: its background work (exports,
   // webhooks, sweeping) is theirs, with their settings and --public-url, not a CLI command's
   // defaults for as long as it runs (an export worker here would also take the servers' queued
-  // exports and hand them back when the command ends).
-  const workers = !location.databaseUrl;
+  // exports and hand them back when the command ends). So is a SQLite file a `bolag serve` runs
+  // on (`bolag --db register.db …` beside it): an export finished here announced a download_url
+  // on this command's loopback port, dead once it ended.
+  const workers = location.databaseUrl ? false : 'unless-served';
   const server = await startServer({ port: 0, host: '127.0.0.1', ...location, seedCount, onSeedProgress: opts.onProgress, onSeedWait: opts.onWait, rateLimit: { max: 0, windowMs: 60_000 }, docs: false, backgroundUpkeep: false, workers });
   let apiKey = server.apiKey;
   mkdirSync(dirname(keyFile), { recursive: true });

@@ -6,7 +6,7 @@ import { bootstrap } from './bootstrap.js';
 import type { ServerOptions } from '../app/context.js';
 import { WORKERS, type RunningWorker } from './workers.js';
 import type { FastifyInstance } from 'fastify';
-import { startIncarnation } from '../app/incarnation.js';
+import { serveRunsBeside, startIncarnation } from '../app/incarnation.js';
 
 export interface StartOptions extends ServerOptions {
   port?: number;
@@ -47,10 +47,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     const boot = await bootstrap(store, { seedCount: opts.seedCount, onProgress: opts.onSeedProgress, onWait: opts.onSeedWait });
     const { app, ctx } = await buildApp(store, opts);
     // Before any worker claims: take over the leases of this host's dead processes.
-    const incarnation = await startIncarnation(store);
+    const incarnation = await startIncarnation(store, { local: opts.workers === 'unless-served' });
     if (opts.backgroundUpkeep !== false) store.startBackgroundUpkeep();
     await app.listen({ port: opts.port ?? 8080, host: opts.host ?? '127.0.0.1' });
-    const workers: RunningWorker[] = opts.workers === false ? [] : WORKERS.map((start) => start(ctx));
+    const runWorkers = opts.workers === 'unless-served' ? !(await serveRunsBeside(store)) : opts.workers !== false;
+    const workers: RunningWorker[] = runWorkers ? WORKERS.map((start) => start(ctx)) : [];
     let closing: Promise<void> | undefined;
     return {
       url: ctx.baseUrl(),
