@@ -26,11 +26,11 @@ export interface Spinner {
 }
 
 /**
- * An ora spinner on stderr when it is a terminal of a known width, else a silent stand-in. At
- * width 0 ora erases an endless number of lines at each frame (tens of MB a second, which kept
- * the local register's server from running the export it waited for).
+ * An ora spinner on stderr when it is a terminal of a known width, else a silent stand-in: also
+ * with --quiet ("only data and errors"). At width 0 ora erases an endless number of lines at each
+ * frame (tens of MB a second, which kept the local register's server from running the export it
+ * waited for).
  */
-/** A spinner on a terminal; none in a pipe, at width 0, or with --quiet ("only data and errors"). */
 export async function spinnerFor(io: IOStreams, text: string, quiet = false): Promise<Spinner> {
   if (quiet || !io.stderrIsTTY || io.stderrColumns() === 0) {
     const silent: Spinner = { text, start: () => silent, succeed: () => silent, fail: () => silent, stop: () => silent };
