@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { Company } from '../../core/company.js';
 import { companyIdFromRow } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
-import { firstLoadNote } from '../import-settings.js';
+import { beginFirstLoad, endFirstLoad, isFirstLoad } from './first-load-note.js';
 import {
   type CompanyInternals,
   type ImportOptions,
@@ -68,15 +68,8 @@ export async function importCompanies(
 
   // Each batch looks its keys up by org nr: an empty register (never bulk loaded) lacks even that.
   await db.tx((client) => createIndexesInTx(client, [KEY_INDEX]));
-  // Also a first load that stopped half-way, so that the run that finishes it is as quiet (import-settings.ts).
-  const note = opts.firstLoadOf === undefined ? null : firstLoadNote(opts.firstLoadOf);
-  const quiet =
-    note !== null &&
-    (await db.query<{ quiet: boolean }>(
-      'SELECT EXISTS (SELECT 1 FROM settings WHERE name = $1) OR NOT EXISTS (SELECT 1 FROM companies WHERE (sources & $2) != 0) AS quiet',
-      [note, opts.firstLoadOf],
-    )).rows[0].quiet;
-  if (quiet && !atomic) await db.query("INSERT INTO settings (name, value) VALUES ($1, 'yes') ON CONFLICT (name) DO NOTHING", [note]);
+  const quiet = await isFirstLoad(db, opts.firstLoadOf);
+  if (quiet && !atomic) await beginFirstLoad(db, opts.firstLoadOf!);
   // A source's first load writes most rows of the register: the secondary indexes are dropped and
   // built once at the end (as the seeder does), far cheaper than maintaining twenty of them row by
   // row. Atomic: inside the import's transaction, so a failure or a crash rolls the drop back with
@@ -388,10 +381,8 @@ export async function importCompanies(
   } else {
     await runAll((fn) => db.tx(fn));
   }
-  // A source's first load changes most of the register: the planner's statistics follow.
-  if (quiet) await db.query('ANALYZE companies');
-  // Finished, indexes and all: the next import of the source is a weekly one.
-  if (quiet) await db.query('DELETE FROM settings WHERE name = $1', [note]);
+  // A source's first load changes most of the register (the planner's statistics follow), and has finished.
+  if (quiet) await db.query('ANALYZE companies').then(() => endFirstLoad(db, opts.firstLoadOf!));
   return result;
 }
 

@@ -32,7 +32,7 @@ import {
 import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
 import { ALL_SIDE_INDEXES, CompanyWriter, type SideIndexes } from './company-writer.js';
 import { type Db, ensureFingerprintsIndex } from './database.js';
-import { firstLoadNote } from '../import-settings.js';
+import { FirstLoadNote } from './first-load-note.js';
 import { clearSideIndexesPending, dropFirstLoadIndexes, firstLoadIndexes, withPending } from './first-load-indexes.js';
 import { repairSideIndexes } from './side-index-repair.js';
 import { listedRowPages } from './listed-rows.js';
@@ -104,13 +104,8 @@ export async function importCompanies(
   // Set before anything reads the table: the first-load check below reads all of it when no row
   // lists the source (SCB's first load onto a filled register), and through the 1 GB memory map
   // that scan alone took the importer to 855 MB.
-  // Also a first load that stopped half-way, so that the run that finishes it is as quiet (import-settings.ts).
-  const note = opts.firstLoadOf === undefined ? null : firstLoadNote(opts.firstLoadOf);
-  const listsNone = () =>
-    note !== null &&
-    (db.prepare('SELECT 1 FROM settings WHERE name = ?').get(note) !== undefined ||
-      db.prepare('SELECT 1 FROM companies WHERE (sources & ?) != 0 LIMIT 1').get(opts.firstLoadOf) === undefined);
-  let quiet = listsNone();
+  const note = new FirstLoadNote(db, opts.firstLoadOf);
+  let quiet = note.listsNone();
   // A first load builds its side indexes at its end from a snapshot of the rows, copied over the
   // register's: what another import wrote after the snapshot was lost from them (two first loads
   // at once: half the names missing from the full-text index). So a first load runs alone on
@@ -126,7 +121,7 @@ export async function importCompanies(
   if (quiet && !atomic && firstLoadLock) {
     releaseFirstLoad = await holdFileLock(firstLoadLock, { onWait: () => toldWaiting() });
     // Another import may have run meanwhile (this source's first load, say).
-    quiet = listsNone();
+    quiet = note.listsNone();
     nextRow = (highestRow.get() as number) + 1;
     if (!quiet) {
       releaseFirstLoad();
@@ -143,12 +138,12 @@ export async function importCompanies(
     // All or nothing, a load runs as any import (events, fingerprints, vanished rows) unless it
     // lists none of the source's rows: decided once another process's first load of it is done.
     await firstLoadElsewhere();
-    quiet = listsNone();
+    quiet = note.listsNone();
   }
   // A source's first import writes most rows of the register: the secondary indexes are dropped
   // and built once at the end, far cheaper than maintaining them row by row.
   const firstLoad = quiet && !atomic;
-  if (firstLoad && note) db.prepare("INSERT INTO settings (name, value) VALUES (?, 'yes') ON CONFLICT (name) DO NOTHING").run(note);
+  if (firstLoad) note.begin();
   // A first load into an empty register: the rows it writes, by org nr, so that a key the file
   // repeats finds the row an earlier line wrote without the org nr index.
   let loadedRows = firstLoad && nextRow === 1 ? new RowidsByNumber() : null;
@@ -292,8 +287,7 @@ export async function importCompanies(
   // Every serve process registers its incarnation while it runs (src/app/incarnation.ts).
   const serverRunning = db.prepare('SELECT EXISTS (SELECT 1 FROM incarnations)').pluck();
   let serverRuns = serverRunning.get() === 1;
-  /** The import reached its end: a first load it finishes is no longer unfinished. */
-  let finished = false;
+  let finished = false; // reached its end: a first load it finishes is no longer unfinished
   let read = 0;
   try {
     if (atomic) {
@@ -390,8 +384,7 @@ export async function importCompanies(
         db.pragma('synchronous = NORMAL');
         db.pragma('wal_checkpoint(TRUNCATE)');
       }
-      // Finished, indexes and all (or all at once, --strict): the next import of the source is a weekly one.
-      if (finished && quiet && note) db.prepare('DELETE FROM settings WHERE name = ?').run(note);
+      if (finished && quiet) note.end(); // indexes and all (or all at once, --strict)
       db.pragma(`mmap_size = ${mmapSize}`);
       db.pragma(`cache_size = ${cacheSize}`);
       db.pragma('temp_store = MEMORY');
