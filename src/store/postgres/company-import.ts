@@ -5,7 +5,6 @@
 // of company_counts in the same transaction. Either one transaction for the whole import (all or
 // nothing) or one per batch, so that a running server's writes interleave.
 import type pg from 'pg';
-import type { Company } from '../../core/company.js';
 import { companyIdFromRow } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import { beginFirstLoad, endFirstLoad, isFirstLoad } from './first-load-note.js';
@@ -28,7 +27,7 @@ import {
   recordsOf,
   type StoredCompany,
 } from '../import-types.js';
-import { INTERNAL_COLUMNS } from '../sqlite/company-row.js';
+import { INTERNAL_COLUMNS, toStoredCompany } from '../sqlite/company-row.js';
 import { RowidSet } from '../sqlite/rowid-set.js';
 import { RowidsByNumber } from '../sqlite/rowids-by-number.js';
 import { CountChanges } from './company-counts.js';
@@ -218,7 +217,7 @@ export async function importCompanies(
         [result.unchanged, result.repeated] = [result.unchanged + 1, (result.repeated ?? 0) + 1];
         continue;
       }
-      const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
+      const existing = (key !== null && planned.get(key)) || (row ? toStoredCompany(row) : null);
       const next = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now, quiet);
       if (row) seen.add(row.rowid);
       if (!next) {
@@ -271,7 +270,7 @@ export async function importCompanies(
     const events: [string, string][] = [];
     const counts = new CountChanges();
     for (const row of rows) {
-      const planned = planVanished(toStored(row), now);
+      const planned = planVanished(toStoredCompany(row), now);
       if (!planned) continue;
       const internal = internalsOf(planned.company.internal ?? internalsOf(row));
       const next = companyToPgRow(planned.company, row.rowid, internal.description);
@@ -392,10 +391,4 @@ const KEY_INDEX = COMPANY_INDEXES.find((i) => i.name === 'companies_org_nr')!;
 async function dropSecondaryIndexes(client: pg.ClientBase): Promise<void> {
   await client.query(`SELECT ${IMPORT_LOCK}`);
   for (const { name } of COMPANY_INDEXES) if (name !== KEY_INDEX.name) await client.query(`DROP INDEX IF EXISTS ${name}`);
-}
-
-function toStored(row: StoredRow): StoredCompany {
-  const company: StoredCompany = rowToCompany(row, { expand: true }) as Company;
-  company.internal = internalsOf(row);
-  return company;
 }

@@ -6,7 +6,6 @@
 // +1 for those it gets, added to the table in the transaction that wrote the rows.
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Company } from '../../core/company.js';
 import { companyIdFromRow } from '../../core/company-id.js';
 import { normalizeOrgNr } from '../../core/orgnr.js';
 import {
@@ -29,10 +28,11 @@ import {
   recordsOf,
   type StoredCompany,
 } from '../import-types.js';
-import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany } from './company-row.js';
+import { COMPANY_COLUMNS, type CompanyRow, INTERNAL_COLUMNS, rowToCompany, toStoredCompany } from './company-row.js';
 import { ALL_SIDE_INDEXES, CompanyWriter, type SideIndexes } from './company-writer.js';
 import { type Db, ensureFingerprintsIndex } from './database.js';
 import { FirstLoadNote } from './first-load-note.js';
+import { importPragmas } from './import-pragmas.js';
 import { clearSideIndexesPending, dropFirstLoadIndexes, firstLoadIndexes, withPending } from './first-load-indexes.js';
 import { repairSideIndexes } from './side-index-repair.js';
 import { listedRowPages } from './listed-rows.js';
@@ -52,8 +52,6 @@ type StoredRow = CompanyRow & CompanyInternals;
 const IMPORT_YIELD_MS = 5;
 /** How often an import looks whether another process's first load is done. */
 const FIRST_LOAD_POLL_MS = 100;
-/** The page cache while importing: 16 MiB (negative: in KiB). */
-const IMPORT_CACHE_SIZE = -16384;
 const COLUMNS = [...COMPANY_COLUMNS, ...INTERNAL_COLUMNS];
 const SELECT = `SELECT ${COLUMNS.map((c) => `c.${c}`).join(', ')} FROM companies c`;
 // Rows are read as arrays and built by one compiled object literal: far cheaper per row than
@@ -93,14 +91,7 @@ export async function importCompanies(
     }
     nextRow = Math.max(nextRow, highest + 1);
   };
-  // The register is read once, a batch at a time: through the page cache, not a memory map whose
-  // touched pages would all count as the importer's memory.
-  const mmapSize = db.pragma('mmap_size', { simple: true }) as number;
-  db.pragma('mmap_size = 0');
-  // A small page cache: the import reads each page about once, and every megabyte of cache is a
-  // megabyte of the importer's memory (64 MB of 366 at the peak of SCB's first load).
-  const cacheSize = db.pragma('cache_size', { simple: true }) as number;
-  db.pragma(`cache_size = ${IMPORT_CACHE_SIZE}`);
+  const restorePragmas = importPragmas(db);
   // Set before anything reads the table: the first-load check below reads all of it when no row
   // lists the source (SCB's first load onto a filled register), and through the 1 GB memory map
   // that scan alone took the importer to 855 MB.
@@ -147,10 +138,6 @@ export async function importCompanies(
   // A first load into an empty register: the rows it writes, by org nr, so that a key the file
   // repeats finds the row an earlier line wrote without the org nr index.
   let loadedRows = firstLoad && nextRow === 1 ? new RowidsByNumber() : null;
-  // Index builds and large sorts spill to temporary files rather than growing in memory.
-  db.pragma('temp_store = FILE');
-  // Fewer, larger checkpoints: a page the import writes in many batches is copied back once.
-  db.pragma('wal_autocheckpoint = 8192');
   // What a first load builds at its end (first-load-indexes.ts); every other index follows each write.
   const dropped = firstLoad ? firstLoadIndexes({ empty: loadedRows !== null, writes: opts.firstLoadWrites }) : null;
   // With those an earlier load emptied and did not build again (side-index-repair.ts).
@@ -256,7 +243,7 @@ export async function importCompanies(
         result.repeated = (result.repeated ?? 0) + 1;
         return;
       }
-      const existing = (key !== null && planned.get(key)) || (row ? toStored(row) : null);
+      const existing = (key !== null && planned.get(key)) || (row ? toStoredCompany(row) : null);
       const result1 = plan(record, existing, existing ? existing.id : companyIdFromRow(nextRow), now, quiet);
       if (row) seen.add(row.rowid);
       if (!result1) {
@@ -357,7 +344,7 @@ export async function importCompanies(
           for (const id of ids) {
             if (seen.has(id)) continue;
             const row = buildRow(byRowid.get(id) as unknown[]);
-            const planned = planVanished(toStored(row), now);
+            const planned = planVanished(toStoredCompany(row), now);
             if (!planned) continue;
             write(planned, row);
             result.updated--;
@@ -385,20 +372,11 @@ export async function importCompanies(
         db.pragma('wal_checkpoint(TRUNCATE)');
       }
       if (finished && quiet) note.end(); // indexes and all (or all at once, --strict)
-      db.pragma(`mmap_size = ${mmapSize}`);
-      db.pragma(`cache_size = ${cacheSize}`);
-      db.pragma('temp_store = MEMORY');
-      db.pragma('wal_autocheckpoint = 1000');
+      restorePragmas();
     } finally {
       // Freed even when the builds fail: the process (a server, say) may live on.
       releaseFirstLoad?.();
     }
   }
   return result;
-}
-
-function toStored(row: StoredRow): StoredCompany {
-  const company: StoredCompany = rowToCompany(row, { expand: true }) as Company;
-  company.internal = internalsOf(row);
-  return company;
 }

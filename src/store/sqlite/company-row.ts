@@ -6,6 +6,7 @@ import { categoryName, countyName, municipalityName } from '../../core/place-nam
 import { fold } from '../../core/text.js';
 import { haversineKm } from './search/geo-math.js';
 import { EMPLOYEES_CLASSES } from '../../core/values.js';
+import { type CompanyInternals, internalsOf, type StoredCompany } from '../import-types.js';
 
 export interface CompanyRow {
   rowid: number;
@@ -221,4 +222,11 @@ export function companyToRow(c: Company, rowid: number): CompanyRow {
  */
 export function ftsValues(row: CompanyRow, description = ''): [string, string, string] {
   return [row.name, description, row.org_nr.slice(6)];
+}
+
+/** A stored row as the planners see it: the record (financials expanded) with its internals. */
+export function toStoredCompany(row: CompanyRow & CompanyInternals): StoredCompany {
+  const company: StoredCompany = rowToCompany(row, { expand: true }) as Company;
+  company.internal = internalsOf(row);
+  return company;
 }
