@@ -120,8 +120,11 @@ export function createFactory(init: FactoryInit): Factory {
       // A search --all that stops for a minute says why (--verbose says it for every retry).
       onWait: verbose
         ? undefined
-        : (status, ms) =>
-            notice(`${status === 429 ? 'The service is limiting this key\'s requests (HTTP 429)' : 'The service is briefly unavailable (HTTP 503)'}; going on in ${Math.ceil(ms / 1000)} s…`),
+        : (status, ms, said) => {
+            const seconds = Math.ceil(ms / 1000);
+            if (said) return notice(`HTTP ${status}: ${said.replace(/\.?$/, '.')} Going on in ${seconds} s…`);
+            notice(`${status === 429 ? 'The service is limiting this key\'s requests (HTTP 429)' : 'The service is briefly unavailable (HTTP 503)'}; going on in ${seconds} s…`);
+          },
     });
     cleanups.push(() => client.close());
     return client;

@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { ApiRequestError, NetworkError } from './errors/index.js';
-import { errorFromResponse } from './http/error-from-response.js';
+import { errorFromResponse, errorMessageOf } from './http/error-from-response.js';
 import { backoffMs, isIdempotent, neverSent, parseRetryAfter, sleep } from './http/retry.js';
 
 export type QueryValue = string | number | boolean | readonly string[] | null | undefined;
@@ -30,8 +30,11 @@ export interface HttpClientOptions {
   maxRetryAfterMs?: number;
   /** Called with one line per request and per retry (--verbose). */
   log?: (line: string) => void;
-  /** Called before a wait of a second or more for a 429 or 503 (its Retry-After), so that a long pause is explained. */
-  onWait?: (status: number, waitMs: number) => void;
+  /**
+   * Called before a wait of a second or more for a 429 or 503 (its Retry-After), with the
+   * response's error message if it has one, so that a long pause is explained.
+   */
+  onWait?: (status: number, waitMs: number, said?: string) => void;
   dispatcher?: Dispatcher;
 }
 
@@ -182,10 +185,11 @@ export class HttpClient {
       const retryAfter = parseRetryAfter(res.headers['retry-after']);
       const retryable = res.statusCode === 429 || (res.statusCode === 503 && idempotent);
       if (retryable && attempt < retries && (retryAfter === undefined || retryAfter <= maxRetryAfter)) {
-        await res.body.dump();
+        // Small (an error body), and it may say why: an account's exports at their limit, say.
+        const said = errorMessageOf(await res.body.text().catch(() => ''));
         const wait = retryAfter ?? backoffMs(attempt, base, cap);
         this.opts.log?.(`${method} ${shown}: HTTP ${res.statusCode}; retrying in ${wait} ms`);
-        if (wait >= 1000) this.opts.onWait?.(res.statusCode, wait);
+        if (wait >= 1000) this.opts.onWait?.(res.statusCode, wait, said);
         await sleep(wait, opts.signal);
         continue;
       }

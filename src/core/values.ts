@@ -104,6 +104,14 @@ export const LIMITS = {
   webhookDisableAfterSeconds: 3 * 24 * 3600,
   /** Webhooks one account may have: each event is queued once per subscribed webhook, and GET /webhooks is one page. */
   webhooksPerAccount: 100,
+  /**
+   * Exports one account may have queued or running at once: past it, POST /exports is a 429
+   * until one finishes. Each export holds a worker's turn and up to the register's size on disk
+   * for a day; this keeps one key from queueing without end.
+   */
+  unfinishedExportsPerAccount: 10,
+  /** The Retry-After of that 429: about what a large export takes to finish. */
+  unfinishedExportsRetryAfterSeconds: 30,
   secretOverlapSeconds: 24 * 3600,
   signatureToleranceSeconds: 300,
   bodyMaxBytes: 1024 * 1024,

@@ -1,5 +1,5 @@
 // POST /exports: validate the request with the core schemas, count what it will hold, and
-// queue it. The job is queued before the export row is written, so a crash between the two
+// queue it, unless the account already has its limit of exports queued or running. The job is queued before the export row is written, so a crash between the two
 // leaves a job that finds nothing (and ends), never an export that nobody will run.
 import { ApiError, apiErrorFromZod } from '../core/errors.js';
 import { ExportRequestSchema } from '../core/exports.js';
@@ -67,8 +67,16 @@ export async function createExport(
   };
   await store.jobs.enqueue(EXPORT_JOB, { export_id: e.id, account_id: accountId }, { key: `${EXPORT_JOB}:${e.id}` });
   const response = keep && { ...keep.reservation, ...keep.respond(e) };
-  if (!(await store.exports.create(e, response))) {
+  const outcome = await store.exports.create(e, response, LIMITS.unfinishedExportsPerAccount);
+  if (outcome === 'taken_over') {
     throw new ApiError('idempotency_conflict', 'A retry with this Idempotency-Key took over this request; its response is the one kept.', 'Idempotency-Key');
+  }
+  if (outcome === 'at_limit') {
+    const max = LIMITS.unfinishedExportsPerAccount;
+    const wait = LIMITS.unfinishedExportsRetryAfterSeconds;
+    throw new ApiError('rate_limited', `This account already has ${max} exports queued or running; another can be created once one of them has finished (GET /exports lists them).`, undefined, {
+      'Retry-After': String(wait),
+    });
   }
   wakeExportWorker(ctx);
   return e;

@@ -33,14 +33,21 @@ export interface KeyResponse {
   body: unknown;
 }
 
+/**
+ * What `create` did: `taken_over` when the Idempotency-Key's reservation is no longer the
+ * caller's (a retry took over a reservation it thought abandoned); `at_limit` when the account
+ * already had `maxUnfinished` exports queued or running. Nothing is written in either case.
+ */
+export type CreateOutcome = 'created' | 'taken_over' | 'at_limit';
+
 export interface ExportRepository {
   /**
    * Stores an export. With `response`, the account's reservation of that key gets the response
    * in the same transaction, so a crash leaves both or neither (a retry replays, or creates it
-   * once). False, and nothing written, when the reservation is no longer the caller's: a retry
-   * took over a reservation it thought abandoned.
+   * once). With `maxUnfinished`, the account's queued and running exports are counted in the
+   * same transaction, serialised per account across processes, so the limit holds under races.
    */
-  create(e: StoredExport, response?: KeyResponse): Promise<boolean>;
+  create(e: StoredExport, response?: KeyResponse, maxUnfinished?: number): Promise<CreateOutcome>;
   get(accountId: string, id: string): Promise<StoredExport | null>;
   getById(id: string): Promise<StoredExport | null>;
   /** Newest first; `afterId` continues after that export. */

@@ -26,7 +26,7 @@ describe.runIf(BUILT)('429 from a real server', () => {
     expect(r.exitCode).toBe(0);
     const notices = String(r.stderr).split('\n').filter((l) => l.includes('HTTP 429'));
     expect(notices.length).toBeGreaterThan(0);
-    for (const n of notices) expect(n).toMatch(/^The service is limiting this key's requests \(HTTP 429\); going on in \d+ s…$/);
+    for (const n of notices) expect(n).toMatch(/^HTTP 429: Rate limit of 3 requests per 1 s exceeded; retry after \d+ s\. Going on in \d+ s…$/);
     const quiet = await bolag(['--quiet', 'search', '--all', '--limit', '50', '--format', 'jsonl'], { env: serverEnv(s) });
     expect(quiet.exitCode).toBe(0);
     expect(String(quiet.stderr)).toBe('');

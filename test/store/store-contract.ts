@@ -146,6 +146,38 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.exports.reserveIdempotencyKey('acct_a', 'k1', 'h2', later)).toBeNull(); // past 24 h the key is free again
     }));
 
+    it('exports: an account gets no more unfinished ones than its cap, also when its creates race', withStore(async (s) => {
+      const exp = (id: string, account: string, status: StoredExport['status'] = 'queued'): StoredExport => ({
+        id, account_id: account, status, format: 'csv', filters: {}, fields: null,
+        estimated_rows: 1, row_count: null, files: [], created_at: new Date().toISOString(), completed_at: null, expires_at: null, error: null,
+      });
+      // Finished ones do not count.
+      await s.exports.create(exp('exp_cap_done', 'acct_cap', 'completed'));
+      await s.exports.create(exp('exp_cap_failed', 'acct_cap', 'failed'));
+      const made = await Promise.all(Array.from({ length: 12 }, (_, i) => s.exports.create(exp(`exp_cap_${i}`, 'acct_cap'), undefined, 3)));
+      expect(made.filter((o) => o === 'created')).toHaveLength(3);
+      expect(made.filter((o) => o === 'at_limit')).toHaveLength(9);
+      expect(await s.exports.list('acct_cap', 100)).toHaveLength(5);
+      // Another account's cap is its own; without a cap, nothing is counted.
+      expect(await s.exports.create(exp('exp_cap_other', 'acct_other'), undefined, 3)).toBe('created');
+      expect(await s.exports.create(exp('exp_cap_free', 'acct_cap'))).toBe('created');
+      expect(await s.exports.create(exp('exp_cap_over', 'acct_cap'), undefined, 4)).toBe('at_limit');
+      // A running one counts; one that has finished makes room again.
+      const [running, ...rest] = (await s.exports.list('acct_cap', 100)).filter((e) => e.status === 'queued');
+      expect(await s.exports.start(running.id)).toBe(true);
+      expect(await s.exports.create(exp('exp_cap_still_over', 'acct_cap'), undefined, 4)).toBe('at_limit');
+      await s.exports.update(rest[0].id, { status: 'failed' });
+      expect(await s.exports.create(exp('exp_cap_again', 'acct_cap'), undefined, 4)).toBe('created');
+      // With an Idempotency-Key's reservation taken over, nothing is written either.
+      const now = new Date();
+      expect(await s.exports.reserveIdempotencyKey('acct_other', 'k1', 'h1', now)).toBeNull();
+      const gone = { key: 'k1', reservedAt: new Date(now.getTime() - 1000).toISOString(), status: 202, body: {} };
+      expect(await s.exports.create(exp('exp_cap_taken', 'acct_other'), gone, 3)).toBe('taken_over');
+      expect(await s.exports.get('acct_other', 'exp_cap_taken')).toBeNull();
+      const mine = { ...gone, reservedAt: now.toISOString() };
+      expect(await s.exports.create(exp('exp_cap_kept', 'acct_other'), mine, 3)).toBe('created');
+    }));
+
     it('webhooks: per account, subscriptions, deliveries', withStore(async (s) => {
       const w: StoredWebhook = {
         id: 'whk_1', account_id: 'acct_a', url: 'https://example.com/h', events: ['company.updated'], filters: { county: ['01'] },

@@ -17,6 +17,16 @@ const HINTS: Record<number, string> = {
   403: 'the key lacks a scope or the plan lacks the feature',
 };
 
+/** The `error.message` of an error body (contract §2.1), if the text is one. */
+export function errorMessageOf(bodyText: string): string | undefined {
+  try {
+    const message = (JSON.parse(bodyText) as ErrorBody).error?.message;
+    return typeof message === 'string' && message.trim() !== '' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function errorFromResponse(opts: {
   method: string;
   path: string;

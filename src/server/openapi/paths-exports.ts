@@ -1,6 +1,7 @@
 // OpenAPI paths of /exports and its signed download links (spec §4.2, §4.3; contract §2.6).
 import { z } from 'zod';
 import { ExportRequestSchema, ExportSchema } from '../../core/exports.js';
+import { LIMITS } from '../../core/values.js';
 import { envelope, errorResponses, jsonResponse } from './operations.js';
 
 const toJson = (schema: z.ZodType, io: 'input' | 'output') => {
@@ -38,7 +39,8 @@ export function exportPaths(): Record<string, Record<string, unknown>> {
         summary: 'Create an export of a search as CSV or JSONL',
         description:
           'Needs scope exports:create. Companies with an advertising block are excluded unless filters.exclude_advertising_blocked is false. ' +
-          'Parts of 100,000 rows. With Idempotency-Key the same body within 24 hours replays the first response; another body is a 409.',
+          'Parts of 100,000 rows. With Idempotency-Key the same body within 24 hours replays the first response; another body is a 409. ' +
+          `An account has at most ${LIMITS.unfinishedExportsPerAccount} exports queued or running; past that 429 rate_limited, with Retry-After.`,
         parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
         requestBody: { required: true, content: { 'application/json': { schema: toJson(ExportRequestSchema, 'input') } } },
         responses: {

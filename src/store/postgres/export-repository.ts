@@ -1,5 +1,5 @@
 import type { BolagEvent } from '../../core/events.js';
-import type { ExportRepository, IdempotencyEntry, StoredExport, KeyResponse } from '../exports.js';
+import type { CreateOutcome, ExportRepository, IdempotencyEntry, StoredExport, KeyResponse } from '../exports.js';
 import type { PgDb, Queryable } from './database.js';
 
 const JSON_COLUMNS = new Set(['filters', 'fields', 'files', 'error']);
@@ -29,21 +29,33 @@ async function updateWhere(q: Queryable, id: string, patch: Partial<StoredExport
 export class PgExportRepository implements ExportRepository {
   constructor(private readonly db: PgDb) {}
 
-  async create(e: StoredExport, response?: KeyResponse): Promise<boolean> {
+  async create(e: StoredExport, response?: KeyResponse, maxUnfinished?: number): Promise<CreateOutcome> {
     const { names, values } = columns(e);
     const insert = `INSERT INTO exports (id, ${names.join(', ')}) VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')})`;
-    if (!response) {
+    if (!response && maxUnfinished === undefined) {
       await this.db.query(insert, [e.id, ...values]);
-      return true;
+      return 'created';
     }
     return this.db.tx(async (client) => {
-      const kept = await client.query(
-        'UPDATE idempotency_keys SET status_code = $1, response = $2 WHERE account_id = $3 AND key = $4 AND created_at = $5 AND response IS NULL',
-        [response.status, JSON.stringify(response.body), e.account_id, response.key, response.reservedAt],
-      );
-      if (kept.rowCount !== 1) return false;
+      if (maxUnfinished !== undefined) {
+        // One account's creates take turns (a lock for the transaction, keyed by the account),
+        // so two processes never both count one below the limit and both insert.
+        await client.query("SELECT pg_advisory_xact_lock(hashtextextended('bolag.exports:' || $1, 0))", [e.account_id]);
+        const unfinished = await client.query<{ n: string }>(
+          "SELECT count(*) AS n FROM exports WHERE account_id = $1 AND status IN ('queued', 'running')",
+          [e.account_id],
+        );
+        if (Number(unfinished.rows[0].n) >= maxUnfinished) return 'at_limit';
+      }
+      if (response) {
+        const kept = await client.query(
+          'UPDATE idempotency_keys SET status_code = $1, response = $2 WHERE account_id = $3 AND key = $4 AND created_at = $5 AND response IS NULL',
+          [response.status, JSON.stringify(response.body), e.account_id, response.key, response.reservedAt],
+        );
+        if (kept.rowCount !== 1) return 'taken_over';
+      }
       await client.query(insert, [e.id, ...values]);
-      return true;
+      return 'created';
     });
   }
 

@@ -1,5 +1,5 @@
 import type { BolagEvent } from '../../core/events.js';
-import type { ExportRepository, IdempotencyEntry, StoredExport, KeyResponse } from '../exports.js';
+import type { CreateOutcome, ExportRepository, IdempotencyEntry, StoredExport, KeyResponse } from '../exports.js';
 import type { Db } from './database.js';
 import { writeTransaction } from './write-transaction.js';
 
@@ -40,21 +40,28 @@ function toColumns(e: Partial<StoredExport>): Record<string, unknown> {
 export class SqliteExportRepository implements ExportRepository {
   constructor(private readonly db: Db) {}
 
-  async create(e: StoredExport, response?: KeyResponse): Promise<boolean> {
+  async create(e: StoredExport, response?: KeyResponse, maxUnfinished?: number): Promise<CreateOutcome> {
     const cols = toColumns(e);
     const names = Object.keys(cols);
     const insert = () => this.db.prepare(`INSERT INTO exports (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
-    if (!response) {
+    if (!response && maxUnfinished === undefined) {
       insert();
-      return true;
+      return 'created';
     }
-    return writeTransaction(this.db, () => {
-      const kept = this.db
-        .prepare('UPDATE idempotency_keys SET status_code = ?, response = ? WHERE account_id = ? AND key = ? AND created_at = ? AND response IS NULL')
-        .run(response.status, JSON.stringify(response.body), e.account_id, response.key, response.reservedAt);
-      if (kept.changes !== 1) return false;
+    // A write transaction: every process's creates take turns, so the count holds under races.
+    return writeTransaction(this.db, (): CreateOutcome => {
+      if (maxUnfinished !== undefined) {
+        const { n } = this.db.prepare("SELECT count(*) AS n FROM exports WHERE account_id = ? AND status IN ('queued', 'running')").get(e.account_id) as { n: number };
+        if (n >= maxUnfinished) return 'at_limit';
+      }
+      if (response) {
+        const kept = this.db
+          .prepare('UPDATE idempotency_keys SET status_code = ?, response = ? WHERE account_id = ? AND key = ? AND created_at = ? AND response IS NULL')
+          .run(response.status, JSON.stringify(response.body), e.account_id, response.key, response.reservedAt);
+        if (kept.changes !== 1) return 'taken_over';
+      }
       insert();
-      return true;
+      return 'created';
     });
   }
 
