@@ -49,6 +49,10 @@ export async function createExport(
   keep?: { reservation: Reservation; respond: (e: StoredExport) => { status: number; body: unknown } },
 ): Promise<StoredExport> {
   const { store } = ctx;
+  // Asked first, so that a refused request neither counts the register nor leaves a job behind
+  // (the job is queued before the row); `create` asks again in its transaction, for races.
+  const max = LIMITS.unfinishedExportsPerAccount;
+  if ((await store.exports.countUnfinished(accountId)) >= max) throw atLimit(max);
   const count = await store.companies.count(request.normalized, LIMITS.countBudgetMs);
   const e: StoredExport = {
     id: newId('exp'),
@@ -67,17 +71,17 @@ export async function createExport(
   };
   await store.jobs.enqueue(EXPORT_JOB, { export_id: e.id, account_id: accountId }, { key: `${EXPORT_JOB}:${e.id}` });
   const response = keep && { ...keep.reservation, ...keep.respond(e) };
-  const outcome = await store.exports.create(e, response, LIMITS.unfinishedExportsPerAccount);
+  const outcome = await store.exports.create(e, response, max);
   if (outcome === 'taken_over') {
     throw new ApiError('idempotency_conflict', 'A retry with this Idempotency-Key took over this request; its response is the one kept.', 'Idempotency-Key');
   }
-  if (outcome === 'at_limit') {
-    const max = LIMITS.unfinishedExportsPerAccount;
-    const wait = LIMITS.unfinishedExportsRetryAfterSeconds;
-    throw new ApiError('rate_limited', `This account already has ${max} exports queued or running; another can be created once one of them has finished (GET /exports lists them).`, undefined, {
-      'Retry-After': String(wait),
-    });
-  }
+  if (outcome === 'at_limit') throw atLimit(max);
   wakeExportWorker(ctx);
   return e;
+}
+
+function atLimit(max: number): ApiError {
+  return new ApiError('rate_limited', `This account already has ${max} exports queued or running; another can be created once one of them has finished (GET /exports lists them).`, undefined, {
+    'Retry-After': String(LIMITS.unfinishedExportsRetryAfterSeconds),
+  });
 }

@@ -48,6 +48,8 @@ export interface ExportRepository {
    * same transaction, serialised per account across processes, so the limit holds under races.
    */
   create(e: StoredExport, response?: KeyResponse, maxUnfinished?: number): Promise<CreateOutcome>;
+  /** The account's exports queued or running. */
+  countUnfinished(accountId: string): Promise<number>;
   get(accountId: string, id: string): Promise<StoredExport | null>;
   getById(id: string): Promise<StoredExport | null>;
   /** Newest first; `afterId` continues after that export. */

@@ -3,6 +3,7 @@
 // finished export makes room. The server runs no workers, so what is created stays queued.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LIMITS } from '../../src/core/values.js';
+import { EXPORT_JOB } from '../../src/exports/worker.js';
 import { api, startTestServer, waitForExport, type TestServer } from './helpers.js';
 
 let t: TestServer;
@@ -13,6 +14,13 @@ beforeAll(async () => {
   other = await t.keyFor('other-account', ['exports:create', 'exports:read']);
 }, 60_000);
 afterAll(async () => t?.cleanup());
+
+/** Export jobs waiting (claimed and handed straight back, no attempt counted). */
+async function queuedJobs(): Promise<number> {
+  const jobs = await t.store().jobs.claimMany([EXPORT_JOB], 60_000, 1000);
+  for (const j of jobs) expect(await t.store().jobs.release(j)).toBe(true);
+  return jobs.length;
+}
 
 const create = (key: string, headers: Record<string, string> = {}) => api(t, key, 'POST', '/exports', { format: 'jsonl', filters: { county: '01' } }, headers);
 
@@ -36,8 +44,11 @@ it("refuses an account's export past its cap of unfinished ones with 429, also w
   expect((await create(other)).status).toBe(202);
 
   // A refused request's Idempotency-Key is not spent: the same key succeeds once there is room.
+  // Nor does it leave a job behind for a worker to look for its export.
+  const jobsBefore = await queuedJobs();
   const keyed = await create(t.key, { 'Idempotency-Key': 'cap-key-1' });
   expect(keyed.status).toBe(429);
+  expect(await queuedJobs()).toBe(jobsBefore);
 
   // Workers on: the queued exports finish, and the account may create again.
   await t.stop();

@@ -158,6 +158,8 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(made.filter((o) => o === 'created')).toHaveLength(3);
       expect(made.filter((o) => o === 'at_limit')).toHaveLength(9);
       expect(await s.exports.list('acct_cap', 100)).toHaveLength(5);
+      expect(await s.exports.countUnfinished('acct_cap')).toBe(3);
+      expect(await s.exports.countUnfinished('acct_none')).toBe(0);
       // Another account's cap is its own; without a cap, nothing is counted.
       expect(await s.exports.create(exp('exp_cap_other', 'acct_other'), undefined, 3)).toBe('created');
       expect(await s.exports.create(exp('exp_cap_free', 'acct_cap'))).toBe('created');

@@ -26,6 +26,11 @@ async function updateWhere(q: Queryable, id: string, patch: Partial<StoredExport
   return r.rowCount ?? 0;
 }
 
+async function countUnfinished(q: Queryable, accountId: string): Promise<number> {
+  const r = await q.query<{ n: string }>("SELECT count(*) AS n FROM exports WHERE account_id = $1 AND status IN ('queued', 'running')", [accountId]);
+  return Number(r.rows[0].n);
+}
+
 export class PgExportRepository implements ExportRepository {
   constructor(private readonly db: PgDb) {}
 
@@ -41,11 +46,7 @@ export class PgExportRepository implements ExportRepository {
         // One account's creates take turns (a lock for the transaction, keyed by the account),
         // so two processes never both count one below the limit and both insert.
         await client.query("SELECT pg_advisory_xact_lock(hashtextextended('bolag.exports:' || $1, 0))", [e.account_id]);
-        const unfinished = await client.query<{ n: string }>(
-          "SELECT count(*) AS n FROM exports WHERE account_id = $1 AND status IN ('queued', 'running')",
-          [e.account_id],
-        );
-        if (Number(unfinished.rows[0].n) >= maxUnfinished) return 'at_limit';
+        if ((await countUnfinished(client, e.account_id)) >= maxUnfinished) return 'at_limit';
       }
       if (response) {
         const kept = await client.query(
@@ -57,6 +58,10 @@ export class PgExportRepository implements ExportRepository {
       await client.query(insert, [e.id, ...values]);
       return 'created';
     });
+  }
+
+  async countUnfinished(accountId: string): Promise<number> {
+    return countUnfinished(this.db, accountId);
   }
 
   async get(accountId: string, id: string): Promise<StoredExport | null> {

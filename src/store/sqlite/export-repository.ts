@@ -51,8 +51,7 @@ export class SqliteExportRepository implements ExportRepository {
     // A write transaction: every process's creates take turns, so the count holds under races.
     return writeTransaction(this.db, (): CreateOutcome => {
       if (maxUnfinished !== undefined) {
-        const { n } = this.db.prepare("SELECT count(*) AS n FROM exports WHERE account_id = ? AND status IN ('queued', 'running')").get(e.account_id) as { n: number };
-        if (n >= maxUnfinished) return 'at_limit';
+        if (this.unfinished(e.account_id) >= maxUnfinished) return 'at_limit';
       }
       if (response) {
         const kept = this.db
@@ -63,6 +62,14 @@ export class SqliteExportRepository implements ExportRepository {
       insert();
       return 'created';
     });
+  }
+
+  async countUnfinished(accountId: string): Promise<number> {
+    return this.unfinished(accountId);
+  }
+
+  private unfinished(accountId: string): number {
+    return (this.db.prepare("SELECT count(*) AS n FROM exports WHERE account_id = ? AND status IN ('queued', 'running')").get(accountId) as { n: number }).n;
   }
 
   async get(accountId: string, id: string): Promise<StoredExport | null> {
