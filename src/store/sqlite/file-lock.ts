@@ -40,10 +40,10 @@ export async function holdFileLock(path: string, opts: { pollMs?: number; onWait
 /** Whether a live process other than this one holds the lock at `path`. */
 export function isLockHeldElsewhere(path: string): boolean {
   const holder = readHolder(path);
-  return holder !== undefined && holder !== process.pid && holder !== 'unknown' && isAlive(holder);
+  return holder !== undefined && holder !== process.pid && holder !== 'unknown' && isProcessAlive(holder);
 }
 
-function tryAcquire(path: string): boolean {
+function tryAcquire(path: string, afterTakeover = false): boolean {
   try {
     const fd = openSync(path, 'wx', 0o600);
     try {
@@ -57,7 +57,7 @@ function tryAcquire(path: string): boolean {
   }
   const holder = readHolder(path);
   if (holder === undefined) return false; // released meanwhile: try again at the next poll
-  const stale = holder === 'unknown' ? ageMs(path) > 10_000 : !isAlive(holder);
+  const stale = holder === 'unknown' ? ageMs(path) > 10_000 : !isProcessAlive(holder);
   // Known limit: two waiters that both find the holder dead may both remove the file, the second
   // after the first has made its own, and then both hold the lock. That needs a process killed
   // while it held the lock and two others waiting on it within the same poll.
@@ -67,6 +67,9 @@ function tryAcquire(path: string): boolean {
     } catch {
       // another waiter removed it first
     }
+    // At once, not at the next poll: taking over from a process that is gone is not waiting for
+    // one (it said "Another process is creating the register" after a Ctrl-C had ended the first).
+    return !afterTakeover && tryAcquire(path, true);
   }
   return false;
 }
@@ -83,7 +86,8 @@ function readHolder(path: string): number | 'unknown' | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : 'unknown';
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid runs (one of another user's counts). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,8 +1,8 @@
 // The last step of a first load: every index of the companies built from the loaded rows, on
 // two cores as the seeder builds them (bulk/side-tables.ts). Without a compiled worker file (a
 // TS test runner) or a file database, all on this thread.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { buildIndexesBeside, hasIndexThread } from './bulk/side-tables.js';
@@ -10,6 +10,7 @@ import { buildIndexesInBulk, type SideIndexes, type SpatialPack } from './compan
 import { type Db, ensureCompanyIndexes, ensureFingerprintsIndex } from './database.js';
 import { isLockHeldElsewhere, lockPath } from './file-lock.js';
 import { FINGERPRINTS_INDEX } from './migrations.js';
+import { makeSideFolder } from './side-folder.js';
 
 /** The index thread's page cache: this memory is the importer's (under 300 MB in all). */
 const IMPORT_SIDE_CACHE_KIB = 4096;
@@ -37,7 +38,7 @@ export async function buildCompanyIndexes(
     opts.onIndex?.(1, 1);
     return;
   }
-  const side = mkdtempSync(join(dirname(resolve(db.name)), '.import-indexes-'));
+  const side = makeSideFolder(db.name, '.import-indexes-');
   // The B-trees' builds read the table once and write each index in order, so the page cache
   // holds nothing read twice; SQLite's sorter keeps up to the cache's size of keys in memory
   // before it spills a run to disk. Both are the importer's memory while the index thread works

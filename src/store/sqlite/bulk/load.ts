@@ -2,9 +2,8 @@
 // register (src/seed/chunks.ts; the same rows on any number of threads), each into a database
 // file of its own, and this thread copies them in, in row order, as they come. The indexes: on
 // this thread and the index thread at once (side-tables.ts). Then statistics and ANALYZE.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { chunkCount, chunkRows } from '../../../seed/chunks.js';
@@ -15,6 +14,7 @@ import { CountTally } from '../stats/count-tally.js';
 import { chunkPath } from './chunk-files.js';
 import { THREAD_EXEC_ARGV } from '../../../core/thread-exec-argv.js';
 import { buildIndexesBeside, hasIndexThread } from './side-tables.js';
+import { makeSideFolder } from '../side-folder.js';
 import type { RowsThreadData, RowsThreadResult, RowsThreadTask } from './rows-thread.js';
 
 export interface LoadProgress {
@@ -49,7 +49,7 @@ export function seedThreads(env: NodeJS.ProcessEnv = process.env): number {
 export async function loadInThreads(db: Db, seed: string, count: number, threads: number, onProgress?: LoadProgress): Promise<number> {
   // Made before anything changes (a folder that cannot be made leaves the register as it was),
   // removed whatever happens after (below).
-  const side = mkdtempSync(join(dirname(resolve(db.name)), '.seed-'));
+  const side = makeSideFolder(db.name, '.seed-');
   const cacheSize = db.pragma('cache_size', { simple: true });
   try {
     db.exec('DELETE FROM companies; DELETE FROM company_sni; DELETE FROM companies_fts; DELETE FROM companies_geo; DELETE FROM company_counts;');
