@@ -1,6 +1,6 @@
 // Profiles: bolag login (non-interactive with flags; refuses to prompt without a terminal),
 // bolag config get|set|list, --profile, and the precedence flag > env > profile > local.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,5 +81,24 @@ describe.runIf(BUILT)('profiles', () => {
     const unknown = await bolag(['search', '--profile', 'nope'], { env });
     expect(unknown.exitCode).toBe(2);
     expect(String(unknown.stderr)).toMatch(/No profile named "nope"/);
+  });
+
+  it('a default profile that does not exist is refused when set, and an error (not the local register) when used', async () => {
+    const typo = await bolag(['config', 'set', 'default_profile', 'tset'], { env });
+    expect(typo.exitCode).toBe(2);
+    expect(String(typo.stderr)).toMatch(/^error: No profile named "tset"\. — profiles: other, test\n$/);
+    expect(String((await bolag(['config', 'get', 'default_profile'], { env })).stdout).trim()).toBe('test');
+    // Set by hand in the file (or its profile removed there): searching says so and exits 2.
+    const file = join(home, 'config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...config, default_profile: 'gone' }));
+    const search = await bolag(['search', '--limit', '1'], { env });
+    expect(search.exitCode).toBe(2);
+    expect(String(search.stderr)).toMatch(/The default profile "gone" does not exist/);
+    expect(String(search.stderr)).not.toMatch(/local register/);
+    expect(String(search.stdout)).toBe('');
+    expect((await bolag(['search', '--profile', 'test', '--limit', '1'], { env })).exitCode).toBe(0);
+    expect((await bolag(['config', 'set', 'default_profile', 'test'], { env })).exitCode).toBe(0);
+    expect((await bolag(['search', '--limit', '1'], { env })).exitCode).toBe(0);
   });
 });

@@ -44,6 +44,14 @@ export async function resolveConnection(
         });
       }
     }
+    // A default profile set by name that is not there (a typo in `config set`, a profile
+    // removed by hand) is an error, as a --profile of that name is: falling through to the
+    // local register would answer from another data set with only a notice to tell.
+    if (named === undefined && store.hasDefaultProfileSetting() && !store.has(store.defaultProfile())) {
+      throw new UsageError(`The default profile "${store.defaultProfile()}" does not exist.`, {
+        hint: missingDefaultHint(store.names()),
+      });
+    }
     profileName = named ?? store.defaultProfile();
     profile = store.profile(profileName);
   }
@@ -81,4 +89,10 @@ function sameUrl(stored: string, resolved: string): boolean {
   } catch {
     return false;
   }
+}
+
+function missingDefaultHint(names: string[]): string {
+  const unset = 'bolag config unset default_profile';
+  if (names.length === 0) return `create it with bolag login, or remove the setting: ${unset}`;
+  return `profiles: ${names.join(', ')}; choose one with bolag config set default_profile NAME, or: ${unset}`;
 }

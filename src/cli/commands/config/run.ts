@@ -27,6 +27,12 @@ export async function configRun(opts: ConfigOptions): Promise<void> {
     case 'set': {
       const key = parseConfigKey(opts.key ?? '');
       const value = validateValue(key, opts.value ?? '');
+      if (!isProfileKey(key) && !store.has(value)) {
+        const names = store.names();
+        throw new UsageError(`No profile named "${value}".`, {
+          hint: names.length > 0 ? `profiles: ${names.join(', ')}` : `create it with: bolag login --profile ${value}`,
+        });
+      }
       if (isProfileKey(key)) store.set(profile, key, value);
       else store.setDefaultProfile(value);
       factory.notice(isProfileKey(key) ? `Set ${key} in profile "${profile}".` : `The default profile is now "${value}".`);
