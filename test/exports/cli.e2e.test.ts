@@ -280,6 +280,11 @@ describe('bolag export create|get|wait|download', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).filters).toMatchObject({ q: 'bygg', county: '01' });
     expect((await bolag(['export', 'create', 'x', '--f-skatt', 'false'])).stderr).toMatch(/--f-skatt takes no value/);
+    // Words and --q together: one would be lost, so neither is sent.
+    const both = await bolag(['export', 'create', 'bygg', '--q', 'snickeri', '--county', '01']);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toMatch(/^error: Give the query once, as words or as --q, not both \("bygg" and --q "snickeri"\)/);
+    expect(both.stdout).toBe('');
   }, 60_000);
 
   it('rejects bad flags before sending anything (exit 2) and reports an unknown export (exit 4)', async () => {

@@ -7,7 +7,10 @@ import { attributeName, type ParamFlag } from './derive.js';
 /** The words as the `q` parameter (none: `params` as it was). */
 export function addQueryWords(params: Record<string, unknown>, words: readonly string[], flags: readonly ParamFlag[], self: Command): void {
   refuseBooleanValue(words, flags, self);
-  if (words.length > 0) params.q = words.join(' ');
+  if (words.length === 0) return;
+  // export create also has --q (from before it took words): one of the two would be lost.
+  if (params.q !== undefined) throw new UsageError(`Give the query once, as words or as --q, not both ("${words.join(' ')}" and --q "${String(params.q)}").`, { flag: '--q' });
+  params.q = words.join(' ');
 }
 
 /**
