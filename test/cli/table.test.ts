@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatNumber, formatPercent, formatSek, shortLegalForm } from '../../src/cli/output/swedish.js';
 import { fitColumns } from '../../src/cli/output/fit-columns.js';
-import { DEFAULT_COLUMNS, fieldColumns } from '../../src/cli/output/table-columns.js';
+import { DEFAULT_COLUMNS, fieldColumns, searchTableColumns } from '../../src/cli/output/table-columns.js';
 import { TableFormatter } from '../../src/cli/output/table.js';
 import { JsonFormatter } from '../../src/cli/output/json.js';
 import { JsonlFormatter } from '../../src/cli/output/jsonl.js';
@@ -67,6 +67,28 @@ describe('tables', () => {
     expect(lines[1]).toContain(`12${NBSP}345${NBSP}678 kr`);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(70);
     expect(second).not.toContain('ORG NR');
+  });
+
+  it('widen a column on a later page for a number the first page did not show, never cutting it', () => {
+    const small = { ...rows[0], name: 'Liten AB', address: { city: 'KARLSBORG' }, revenue: 9000 };
+    const big = { ...rows[0], name: 'Stora Exempel Aktiebolag med mycket långt namn', address: { city: 'KARLSBORGS BRUK' }, revenue: 141904000 };
+    for (const width of [200, 100, 72, 64]) {
+      const t = new TableFormatter(DEFAULT_COLUMNS, width);
+      const lines = (t.page([small]) + t.page([big])).trimEnd().split('\n');
+      expect(lines[2], `width ${width}`).toContain(`141${NBSP}904${NBSP}000 kr`);
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(width);
+      // With room to spare, nothing is cut at all.
+      if (width === 200) expect(lines[2]).not.toContain('…');
+      // The earlier page's columns are where they were: only what a value needs grows.
+      expect(lines[1].indexOf('Liten AB')).toBe(lines[2].indexOf('Stora'));
+    }
+  });
+
+  it('show a neighbour metres away as hundredths of a kilometre', () => {
+    const t = new TableFormatter(searchTableColumns({ distance: true }), 120);
+    const text = t.page([{ ...rows[1], distance_km: 0.016 }, { ...rows[1], distance_km: 12.345 }]);
+    expect(text).toMatch(/\b0,02\n/);
+    expect(text).toMatch(/\b12,3\n/);
   });
 
   it('vertical tables list every field of one record', () => {

@@ -1,6 +1,7 @@
 // Fits columns into the terminal width: natural widths from the first rows, then the widest
 // columns shrink (the values are cut with an ellipsis), then the least important are dropped,
-// and the room that freed goes back to the columns that were cut.
+// and the room that freed goes back to the columns that were cut. Later pages widen what they
+// need to (widenForPage).
 import type { Row, TableColumn } from './table-columns.js';
 
 export const COLUMN_GAP = 2;
@@ -49,4 +50,32 @@ export function fitColumns(columns: readonly TableColumn[], sample: readonly Row
     most.width += 1;
   }
   return fitted;
+}
+
+/**
+ * A later page of a streamed table (`--all`): a value wider than its column, which the first
+ * page did not show (a revenue of 141 904 000 after rows of thousands), widens the column into
+ * the room the line has left; a number or identifier that still does not fit takes the room
+ * from the text columns (cut further, down to their minimum), so that it is never cut itself.
+ */
+export function widenForPage(fitted: readonly FittedColumn[], rows: readonly Row[], totalWidth: number): FittedColumn[] {
+  const next = fitted.map((f) => ({ ...f }));
+  const used = () => next.reduce((s, f) => s + f.width, 0) + COLUMN_GAP * Math.max(0, next.length - 1);
+  const whole = (f: FittedColumn) => f.column.shrink === false;
+  for (const f of [...next.filter(whole), ...next.filter((c) => !whole(c))]) {
+    const need = Math.min(MAX_NATURAL, Math.max(0, ...rows.map((r) => [...f.column.value(r)].length)));
+    let grow = need - f.width;
+    if (grow <= 0) continue;
+    const room = Math.min(grow, Math.max(0, totalWidth - used()));
+    f.width += room;
+    grow -= room;
+    while (grow > 0 && whole(f)) {
+      const donors = next.filter((d) => !whole(d) && d.width > Math.max(d.column.min, d.column.header.length));
+      if (donors.length === 0) break;
+      donors.reduce((a, b) => (b.width > a.width ? b : a)).width -= 1;
+      f.width += 1;
+      grow -= 1;
+    }
+  }
+  return next;
 }

@@ -37,7 +37,8 @@ export const DEFAULT_COLUMNS: TableColumn[] = [
 
 const DISTANCE_COLUMN: TableColumn = {
   header: 'KM',
-  value: (r) => (typeof r.distance_km === 'number' ? r.distance_km.toLocaleString('sv-SE', { maximumFractionDigits: 1 }) : ''),
+  // Tenths of a kilometre, hundredths under one (a neighbour 16 m away is 0,02, not 0).
+  value: (r) => (typeof r.distance_km === 'number' ? r.distance_km.toLocaleString('sv-SE', { maximumFractionDigits: r.distance_km < 1 ? 2 : 1 }) : ''),
   align: 'right',
   min: 4,
   keep: 5,

@@ -1,9 +1,9 @@
 // `--format table`: rows drawn with cli-table3, without borders (like `gh`), fitted to the
-// terminal on the first page and kept at those widths for every later page, so that a
-// streamed `--all` reads as one table.
+// terminal on the first page and kept at those widths for later pages, so that a streamed
+// `--all` reads as one table; a later page widens a column only for a value it would cut.
 import Table from 'cli-table3';
 import type { RecordFormatter } from './formatter.js';
-import { COLUMN_GAP, fitColumns, type FittedColumn } from './fit-columns.js';
+import { COLUMN_GAP, fitColumns, widenForPage, type FittedColumn } from './fit-columns.js';
 import type { Row, TableColumn } from './table-columns.js';
 import { terminalText } from './terminal-text.js';
 
@@ -34,7 +34,7 @@ export class TableFormatter implements RecordFormatter {
   page(rows: readonly Row[]): string {
     if (rows.length === 0) return '';
     const first = this.fitted === undefined;
-    this.fitted ??= fitColumns(this.columns, rows, this.width);
+    this.fitted = first ? fitColumns(this.columns, rows, this.width) : widenForPage(this.fitted!, rows, this.width);
     const fitted = this.fitted;
     const table = new Table({
       chars: NO_BORDERS,
