@@ -1,5 +1,6 @@
 // The error body and codes of contract §2.1, and the one error class the server throws.
 import { z } from 'zod';
+import { quoted } from './text.js';
 
 export const ERROR_STATUS = {
   invalid_parameter: 400,
@@ -56,7 +57,7 @@ export function apiErrorFromZod(error: z.ZodError, code: 'invalid_parameter' | '
   if (issue.code === 'unrecognized_keys') {
     // Where the key is: `filters.revenue_min` for a webhook's filters, not `revenue_min`.
     const param = prefix + [...issue.path.map(String), issue.keys[0]].join('.');
-    return new ApiError(code === 'invalid_body' ? 'invalid_body' : 'unknown_parameter', `Unknown parameter "${param}".`, param);
+    return new ApiError(code === 'invalid_body' ? 'invalid_body' : 'unknown_parameter', `Unknown parameter ${quoted(param)}.`, param);
   }
   const param = prefix + issue.path.map(String).join('.');
   const said = plainMessage(issue);

@@ -2,7 +2,7 @@
 // and as a string, number or boolean in a JSON body (export filters); each builder accepts
 // both and yields one normalised value, with a message a person can act on.
 import { z } from 'zod';
-import { CONTROL_CHARACTER, nameKey, splitList } from './text.js';
+import { CONTROL_CHARACTER, nameKey, quoted, splitList } from './text.js';
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const NO_CONTROL = 'must not contain control characters';
@@ -114,7 +114,7 @@ export function listParam(description: string, normalize: (item: string) => stri
         }
         const canonical = normalize(item);
         if (canonical === null) {
-          ctx.addIssue({ code: 'custom', message: `has an unknown value "${item}"; expected ${typeof expected === 'function' ? expected(item) : expected}` });
+          ctx.addIssue({ code: 'custom', message: `has an unknown value ${quoted(item)}; expected ${typeof expected === 'function' ? expected(item) : expected}` });
           return z.NEVER;
         }
         if (!out.includes(canonical)) out.push(canonical);

@@ -34,3 +34,12 @@ export function splitList(value: string): string[] {
     .map((part) => part.trim())
     .filter((part) => part.length > 0);
 }
+
+/**
+ * A value someone typed, quoted in a message about it: whole when short, else its start and how
+ * long it was, so that a 100,000-character filter gets a one-line error, not itself back.
+ */
+export function quoted(value: string, max = 60): string {
+  const chars = [...value];
+  return chars.length <= max ? `"${value}"` : `"${chars.slice(0, max).join('')}…" (${chars.length} characters)`;
+}

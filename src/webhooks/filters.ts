@@ -6,7 +6,7 @@ import { ApiError } from '../core/errors.js';
 import { normalizeOrgNr } from '../core/orgnr.js';
 import { resolveCategory, resolveCounty, resolveMunicipality } from '../core/place-names.js';
 import { FILTER_PARAMS } from '../core/search-params.js';
-import { fold, splitList } from '../core/text.js';
+import { fold, quoted, splitList } from '../core/text.js';
 import { WEBHOOK_FILTER_KEYS } from '../core/webhooks.js';
 import { descendantSlugs } from '../reference/categories.js';
 
@@ -27,7 +27,7 @@ function canonicalValues(key: WebhookFilterKey, values: readonly string[]): { ok
     const out: string[] = [];
     for (const item of values.flatMap(splitList)) {
       const digits = orgNrItem(item);
-      if (digits === null) return { ok: false, message: `has an unknown value "${item}"; expected an org_nr NNNNNN-NNNN` };
+      if (digits === null) return { ok: false, message: `has an unknown value ${quoted(item)}; expected an org_nr NNNNNN-NNNN` };
       if (!out.includes(digits)) out.push(digits);
     }
     return out.length ? { ok: true, values: out } : { ok: false, message: 'must not be empty' };

@@ -186,3 +186,21 @@ describe('free text', () => {
     expect(exported.status, JSON.stringify(exported.body)).toBe(202);
   });
 });
+
+describe('a long value in an error message', () => {
+  it('is quoted by its start and its length, not echoed whole', async () => {
+    const long = 'a'.repeat(6000);
+    const cases: [string, string, unknown?][] = [
+      ['GET', `/companies?county=${long}`],
+      ['GET', `/companies?${long}=1`],
+      ['GET', `/companies/${'5'.repeat(2000)}`], // refused for its length before any lookup
+      ['POST', '/webhooks', { url: 'https://example.com/h', events: ['company.updated'], filters: { org_nr: [long] } }], // refused for its length
+    ];
+    for (const [method, path, body] of cases) {
+      const r = await call(s.url, s.apiKey, method, path, body);
+      expect([400, 404], path.slice(0, 40)).toContain(r.status);
+      expect(r.body.error.message.length, r.body.error.message.slice(0, 200)).toBeLessThan(300);
+      if (path.startsWith('/companies?')) expect(r.body.error.message).toMatch(/"a{60}…" \(6000 characters\)/);
+    }
+  });
+});

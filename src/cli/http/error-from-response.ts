@@ -53,7 +53,8 @@ export function errorFromResponse(opts: {
   };
   const message = body.error?.message ?? `${opts.method} ${opts.path} failed with HTTP ${opts.status}${opts.statusText ? ` ${opts.statusText}` : ''}.`;
   const hint = HINTS[opts.status];
-  if (opts.status === 400) return new InvalidRequestError(message, details);
+  // A request the service cannot read for its size (a flag of 100,000 characters) is the typed input's fault too.
+  if (opts.status === 400 || opts.status === 413 || opts.status === 414 || opts.status === 431) return new InvalidRequestError(message, details);
   if (opts.status === 401 || opts.status === 403) return new AuthError(message, details, { hint });
   if (opts.status === 404) return new NotFoundError(message, details);
   return new ApiRequestError(message, details);

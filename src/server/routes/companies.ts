@@ -10,6 +10,7 @@ import { guard } from '../auth.js';
 import type { ServerContext } from '../../app/context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { parseQuery } from '../../core/validate.js';
+import { quoted } from '../../core/text.js';
 
 const ONE_COMPANY_QUERY = z
   .strictObject({ fields: OUTPUT_PARAMS.fields, expand: OUTPUT_PARAMS.expand })
@@ -56,7 +57,7 @@ export function companyRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const opts = parseQuery(ONE_COMPANY_QUERY, request.query);
     if (opts.expand && opts.expand.length > 1) throw new ApiError('invalid_parameter', 'Invalid expand: takes one value.', 'expand');
     const company = await store.companies.get(request.params.id, { expand: opts.expand });
-    if (!company) throw new ApiError('not_found', `No company with id or org_nr "${request.params.id}".`);
+    if (!company) throw new ApiError('not_found', `No company with id or org_nr ${quoted(request.params.id)}.`);
     return { data: pickFields(company, opts.fields), meta: { request_id: request.id } };
   });
 

@@ -13,6 +13,7 @@ import type { StoredExport } from '../../store/exports.js';
 import { guard, principalOf } from '../auth.js';
 import type { ServerContext } from '../../app/context.js';
 import { parseQuery } from '../../core/validate.js';
+import { quoted } from '../../core/text.js';
 
 const LIST_QUERY = z
   .strictObject({
@@ -84,7 +85,7 @@ export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
     parseQuery(z.strictObject({}), request.query);
     const e = mayNameRow(request.params.id) ? await store.exports.get(account.id, request.params.id) : null;
     // Another account's export is answered exactly like one that does not exist.
-    if (!e) throw new ApiError('not_found', `No export with id "${request.params.id}".`);
+    if (!e) throw new ApiError('not_found', `No export with id ${quoted(request.params.id)}.`);
     return { data: presentExport(ctx, e), meta: { request_id: request.id } };
   });
 

@@ -18,6 +18,7 @@ import { assertWebhookUrl, type UrlPolicy } from '../../webhooks/url-policy.js';
 import { guard, principalOf, requirePlanWithWebhooks, requireScope } from '../auth.js';
 import type { ServerContext } from '../../app/context.js';
 import { parseBody, parseQuery } from '../../core/validate.js';
+import { quoted } from '../../core/text.js';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -49,7 +50,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
   async function own(request: IdRequest): Promise<StoredWebhook> {
     const { account } = principalOf(request);
     const found = mayNameRow(request.params.id) ? await store.webhooks.get(account.id, request.params.id) : null;
-    if (!found) throw new ApiError('not_found', `No webhook with id "${request.params.id}".`);
+    if (!found) throw new ApiError('not_found', `No webhook with id ${quoted(request.params.id)}.`);
     return refreshHealth(store, found, new Date(), disableAfter());
   }
 
