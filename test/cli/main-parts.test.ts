@@ -4,6 +4,7 @@ import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { rewriteServeAlias, targetCommand } from '../../src/cli/argv.js';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.js';
+import { errorFromResponse } from '../../src/cli/http/error-from-response.js';
 import { errorLine } from '../../src/cli/report-error.js';
 import {
   ApiRequestError,
@@ -52,6 +53,11 @@ describe('exit codes', () => {
     expect(exitCodeFor(new CancelError())).toBe(130);
     expect(exitCodeFor(new PipeClosedError())).toBe(0);
     expect(exitCodeFor(new ApiRequestError('x', details(500, 'internal_error')))).toBe(1);
+    // What a server answers for a request too large to read is the typed input's fault: 2, as a 400.
+    for (const status of [400, 413, 414, 431]) {
+      expect(exitCodeFor(errorFromResponse({ method: 'GET', path: '/companies', status, bodyText: '' })), String(status)).toBe(2);
+    }
+    expect(exitCodeFor(errorFromResponse({ method: 'GET', path: '/companies', status: 502, bodyText: '' }))).toBe(1);
     expect(exitCodeFor(new NetworkError('x', { method: 'GET', url: 'u' }))).toBe(1);
     expect(exitCodeFor(new Error('x'))).toBe(1);
     expect(exitCodeFor(new CommanderError(1, 'commander.unknownOption', 'x'))).toBe(2);
