@@ -40,7 +40,8 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IOStreams {
     columns: () => process.stdout.columns || Number(env.COLUMNS) || 80,
     stderrColumns: () => (process.stderr.isTTY ? process.stderr.columns || 0 : 0),
     helpWidth: (stream) => (stream === 'out' ? process.stdout : process.stderr).columns || Number(env.COLUMNS) || 100,
-    color: stdoutIsTTY && env.NO_COLOR === undefined && env.TERM !== 'dumb',
+    // no-color.org: NO_COLOR turns colour off when set and not empty.
+    color: stdoutIsTTY && (env.NO_COLOR ?? '') === '' && env.TERM !== 'dumb',
   };
 }
 

@@ -191,6 +191,10 @@ describe.skipIf(!SCRIPT)('bolag export create --wait on a terminal, told to be p
     expect(r.exitCode, r.stdout.slice(0, 500)).toBe(0);
     expect(r.stdout).toContain('✔ Downloaded');
     expect(r.stdout).not.toMatch(/\u001b\[3\dm/);
+    // Set but empty is not set (no-color.org): colour as usual.
+    const empty = await onTerminal(['export', 'create', '--county', '01', '--wait', '--out', join(work, 'empty-no-color')], { NO_COLOR: '', TERM: 'xterm-256color' });
+    expect(empty.exitCode, empty.stdout.slice(0, 500)).toBe(0);
+    expect(empty.stdout).toMatch(/\u001b\[3\dm/);
   }, 60_000);
 
   it('--quiet: only the paths written, no spinner', async () => {
