@@ -70,7 +70,7 @@ export function apiErrorFromZod(error: z.ZodError, code: 'invalid_parameter' | '
  * string to have >=1 characters") said the way the rest of our messages are; a schema's own
  * message is kept as it is.
  */
-function plainMessage(issue: z.core.$ZodIssue): string {
+export function plainMessage(issue: z.core.$ZodIssue): string {
   const a = (n: string) => (/^[aeiou]/.test(n) ? `an ${n}` : `a ${n}`);
   if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input:')) {
     return / received undefined$/.test(issue.message) ? 'it is required' : `must be ${a(issue.expected)}`;

@@ -197,6 +197,9 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     [['search', '--county', 'Narnia'], /Invalid --county/],
     [['search', '--format', 'xml'], /'xml' is invalid/],
     [['search', '--max', 'many'], /Invalid --max/],
+    [['search', '--max', '99999999999999999999999'], /^error: Invalid --max: must be a whole number from 1 to 9007199254740991\.$/],
+    // Zod's own words said as ours are.
+    [['search', '--cursor', ''], /^error: Invalid --cursor: must not be empty\.$/],
     // commander's suggestion on the error's line, not one of its own.
     [['search', '--countt'], /^error: unknown option '--countt' \(Did you mean one of --count, --county\?\)$/],
     [['serach', 'bygg'], /^error: unknown command 'serach' \(Did you mean search\?\)$/],

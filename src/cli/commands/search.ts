@@ -67,7 +67,7 @@ function parseMax(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!/^\d+$/.test(String(value)) || !Number.isSafeInteger(n) || n < 1) {
-    throw new UsageError(`Invalid --max: must be a whole number of at least 1.`, { flag: '--max' });
+    throw new UsageError(`Invalid --max: must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}.`, { flag: '--max' });
   }
   return n;
 }

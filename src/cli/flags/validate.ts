@@ -1,6 +1,7 @@
 // Validates parameters with the same zod schema the server uses, before any request, and
 // turns the first issue into a UsageError that names the flag the user typed.
 import type { z } from 'zod';
+import { plainMessage } from '../../core/errors.js';
 import { UsageError } from '../errors/index.js';
 import { toFlagName } from './derive.js';
 
@@ -28,11 +29,11 @@ export function usageErrorFromZod(error: z.ZodError, opts: ValidateOptions = {})
     return new UsageError(`Unknown option ${label}.`, { flag: label });
   }
   const param = issue.path.length > 0 ? String(issue.path[0]) : undefined;
-  if (!param) return new UsageError(`Invalid options: ${issue.message}.`);
+  if (!param) return new UsageError(`Invalid options: ${plainMessage(issue)}.`);
   const label = flagLabel(param, opts.labels);
   // Name other parameters the way the user typed them: "must not be above --revenue-max".
   const known = new Set(opts.params ?? []);
-  const message = issue.message.replace(/\b(above|below|after|before|needs) ([a-z_]+)\b/g, (m, word: string, p: string) =>
+  const message = plainMessage(issue).replace(/\b(above|below|after|before|needs) ([a-z_]+)\b/g, (m, word: string, p: string) =>
     known.has(p) ? `${word} ${flagLabel(p, opts.labels)}` : m,
   );
   // "Invalid --limit: …"; a label that is not a flag reads as a subject: "The query [q]: …".
