@@ -4,6 +4,7 @@ import { COUNTIES } from '../reference/counties.js';
 import { MUNICIPALITIES } from '../reference/municipalities.js';
 import { CATEGORIES } from '../reference/categories.js';
 import { nameKey } from './text.js';
+import { didYouMean } from './closest.js';
 
 let countyIndex: Map<string, string> | undefined;
 let municipalityIndex: Map<string, string> | undefined;
@@ -48,6 +49,17 @@ export function categoryHint(input: string): string {
   const all = 'GET /categories lists them all';
   if (similar.length === 0) return `a category slug (${all})`;
   return `a category slug such as ${similar.slice(0, 4).join(', ')}${similar.length > 4 ? ', …' : ''} (${all})`;
+}
+
+/** What an unknown county is answered with, and the names it may have been meant for. */
+export function countyHint(input: string): string {
+  // Offered as people say them (Stockholm, Västra Götaland), which resolveCounty takes too.
+  return `a county name or code such as 01${didYouMean(input, COUNTIES.map((c) => c.name.replace(/ län$/, '').replace(/s$/, '')))}`;
+}
+
+/** What an unknown municipality is answered with, and the names it may have been meant for. */
+export function municipalityHint(input: string): string {
+  return `a municipality name or code such as 0180${didYouMean(input.replace(/\s+kommun$/i, ''), MUNICIPALITIES.map((m) => m.name))}`;
 }
 
 export function resolveCategory(input: string): string | null {

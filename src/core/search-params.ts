@@ -11,7 +11,7 @@ import {
   numberParam,
   textParam,
 } from './param-types.js';
-import { categoryHint, resolveCategory, resolveCounty, resolveMunicipality } from './place-names.js';
+import { categoryHint, countyHint, municipalityHint, resolveCategory, resolveCounty, resolveMunicipality } from './place-names.js';
 import { fold } from './text.js';
 import {
   EMPLOYEES_CLASSES,
@@ -54,8 +54,8 @@ export const FILTER_PARAMS = {
     const digits = s.replace(/^(\d\d)\.(?=\d{1,3}$)/, '$1');
     return /^\d{1,5}$/.test(digits) ? digits : null;
   }, '1 to 5 digits such as 43320 or 43.320'),
-  county: listParam('County names or 2-digit codes (comma-separated).', resolveCounty, 'a county name or code such as 01'),
-  municipality: listParam('Municipality names or 4-digit codes (comma-separated).', resolveMunicipality, 'a municipality name or code such as 0180'),
+  county: listParam('County names or 2-digit codes (comma-separated).', resolveCounty, countyHint),
+  municipality: listParam('Municipality names or 4-digit codes (comma-separated).', resolveMunicipality, municipalityHint),
   city: listParam('Postal cities (comma-separated).', (s) => fold(s), 'a city'),
   postal_code: listParam('Postal code prefixes, 1 to 5 digits (comma-separated).', (s) => {
     const digits = s.replace(/\s/g, '');
