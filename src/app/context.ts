@@ -3,6 +3,7 @@ import type { LookupFunction } from 'node:net';
 import type { Store } from '../store/store.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Signer } from './signer.js';
+import type { ProblemLog } from './problem-log.js';
 
 export interface ServerOptions {
   /** Public address of the API for links the server hands out: the service root, a mount point
@@ -18,7 +19,8 @@ export interface ServerOptions {
   /** Resolver for webhook hosts (creation check and delivery); dns.lookup by default. Tests inject one. */
   webhookLookup?: LookupFunction;
   exportPartRows?: number;
-  logger?: boolean;
+  /** Log on stderr: every request (true, --verbose), or only warnings and errors ('warn', `bolag serve`'s default). */
+  logger?: boolean | 'warn';
   /** How long finished records are kept, and how often the sweeper runs (src/retention/); defaults there. */
   retention?: Partial<{ finishedJobsMs: number; deliveryLogMs: number; expiredExportsMs: number; idempotencyKeysMs: number; eventsMs: number; everyMs: number }>;
   /** How long requests (and webhook attempts) in flight get to finish when the server closes (default 10 s). */
@@ -40,6 +42,8 @@ export interface ServerContext {
   rateLimiter: RateLimiter | null;
   /** Resolved at listen time when publicUrl is not given. */
   baseUrl: () => string;
+  /** Where background failures are said (nowhere without a logger). */
+  problems: ProblemLog;
 }
 
 export { API_PREFIX } from '../core/public-url.js';

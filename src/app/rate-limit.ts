@@ -27,7 +27,7 @@ export class RateLimiter {
     private readonly store: RateWindows,
     private readonly max: number,
     private readonly windowMs: number,
-    opts: { block?: number } = {},
+    private readonly opts: { block?: number; onError?: (err: unknown) => void } = {},
   ) {
     // About 1 % of the limit at a time: one write per hundred requests, little left stranded.
     this.block = opts.block ?? Math.max(1, Math.min(100, Math.floor(max / 100)));
@@ -67,8 +67,10 @@ export class RateLimiter {
       w.tokens += granted;
       w.usedAtTake = used;
       if (granted === 0) w.spent = true;
-    } catch {
-      // The database is unreachable: let this request through rather than fail it for the limit's sake.
+    } catch (err) {
+      // The database is unreachable: let this request through rather than fail it for the
+      // limit's sake, and say so (a limit that silently stopped counting is a limit no longer).
+      this.opts.onError?.(err);
       w.tokens += 1;
     }
   }

@@ -124,6 +124,7 @@ export function createExportWorker(ctx: ServerContext, given: ExportWorkerOption
         await store.jobs.release(job).catch(() => undefined);
         return;
       }
+      ctx.problems.warn('export worker: a run failed', err, { export_id: exportId, attempt: job.attempts + 1 });
       if (isStoreUnavailable(err)) await handBackWhenReachable(job);
       else if (job.attempts + 1 >= ERROR_TRIES) await giveUp(job, exportId, String(err));
       else await store.jobs.retry(job, new Date(Date.now() + (opts.errorRetryMs ?? ERROR_RETRY_MS) * 2 ** job.attempts), String(err)).catch(() => undefined);
@@ -194,12 +195,13 @@ export function createExportWorker(ctx: ServerContext, given: ExportWorkerOption
     while (!stopping.signal.aborted) {
       if (Date.now() - lastSweep >= SWEEP_MS) {
         lastSweep = Date.now();
-        await sweepExpired(ctx).catch(() => undefined);
+        await sweepExpired(ctx).catch((err) => ctx.problems.warn('export worker: sweeping expired files failed (retried)', err));
       }
       let job: Job | null = null;
       try {
         job = await claimFairly();
-      } catch {
+      } catch (err) {
+        if (!stopping.signal.aborted) ctx.problems.warn('export worker: a claim failed (retried)', err);
         job = null;
       }
       if (job) await handle(job);

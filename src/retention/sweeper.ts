@@ -60,7 +60,7 @@ export function startRetentionSweeper(ctx: ServerContext): RunningWorker {
   let stopped = false;
   const tick = () => {
     running = sweepOnce(ctx, policy)
-      .catch(() => undefined)
+      .catch((err) => ctx.problems.warn('retention sweeper: a sweep failed (retried)', err))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, policy.everyMs);
       });

@@ -11,6 +11,7 @@ import { frameworkError, installEarlyErrors, MAX_PARAM_LENGTH } from './early-er
 import { handleClientError } from './client-errors.js';
 import { newRequestId } from './request-id.js';
 import { RateLimiter } from '../app/rate-limit.js';
+import { ProblemLog } from '../app/problem-log.js';
 import { companyRoutes } from './routes/companies.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { docsRoutes } from './routes/docs.js';
@@ -25,7 +26,9 @@ export const DEFAULT_RATE_LIMIT = { max: 6000, windowMs: 60_000 };
 export async function buildApp(store: Store, options: ServerOptions = {}): Promise<{ app: FastifyInstance; ctx: ServerContext }> {
   const app = Fastify({
     // On stderr, as the CLI's --verbose says: stdout is data (a first start's API key).
-    logger: options.logger ? { redact: ['req.headers.authorization'], serializers: { req: requestForLog }, stream: process.stderr } : false,
+    logger: options.logger
+      ? { level: options.logger === 'warn' ? 'warn' : 'info', redact: ['req.headers.authorization'], serializers: { req: requestForLog }, stream: process.stderr }
+      : false,
     bodyLimit: LIMITS.bodyMaxBytes,
     genReqId: newRequestId,
     // Every answer in the contract's shape, also those given before a route runs.
@@ -43,12 +46,14 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
   let listeningUrl: string | undefined;
   const publicUrl = options.publicUrl === undefined ? undefined : publicApiBase(options.publicUrl);
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const problems = new ProblemLog(options.logger ? app.log : undefined);
   const ctx: ServerContext = {
     store,
     signer: new Signer(signingKey),
     options,
-    rateLimiter: limit.max > 0 ? new RateLimiter(store.rateWindows, limit.max, limit.windowMs) : null,
+    rateLimiter: limit.max > 0 ? new RateLimiter(store.rateWindows, limit.max, limit.windowMs, { onError: (err) => problems.warn('rate limit: not counted (requests let through)', err) }) : null,
     baseUrl: () => publicUrl ?? listeningUrl ?? `http://127.0.0.1${API_PREFIX}`,
+    problems,
   };
   app.addHook('onListen', async () => {
     listeningUrl = listeningUrlOf(app);

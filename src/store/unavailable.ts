@@ -9,9 +9,11 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EP
  * PostgreSQL SQLSTATEs of a server going away or not taking connections: admin_shutdown,
  * crash_shutdown, cannot_connect_now (starting up, in recovery), too_many_connections; and of a
  * transaction that lost a race with another, where running it again is the remedy:
- * serialization_failure, deadlock_detected. Class 08 (connection exceptions) is matched below.
+ * serialization_failure, deadlock_detected. Also a database that is not there (invalid_catalog_name,
+ * database_dropped: dropped or being restored), which no retry of the operation fixes but which
+ * no request or job of ours caused either. Class 08 (connection exceptions) is matched below.
  */
-const PG_STATES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01']);
+const PG_STATES = new Set(['57P01', '57P02', '57P03', '53300', '40001', '40P01', '3D000', '57P04']);
 
 /** What node-postgres says when a connection ends or cannot be had in time (it sets no code). */
 const PG_MESSAGES = [

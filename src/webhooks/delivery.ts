@@ -17,6 +17,7 @@ import { staticUrlCheck } from './url-policy.js';
 import { WebhookRows } from './webhook-rows.js';
 import { AttemptWriter, BACKOFF_CAP_MS, BACKOFF_MS, type Settled } from './attempt-writer.js';
 import { give, sum, take } from './counts-by-id.js';
+import type { ProblemLog } from '../app/problem-log.js';
 
 export const DELIVER_JOB = 'webhook.deliver';
 
@@ -40,6 +41,8 @@ export async function enqueueDelivery(store: Store, p: DeliverPayload): Promise<
 
 export interface DeliveryWorkerOptions {
   allowInsecure: boolean;
+  /** Where a claim that failed is said. */
+  problems?: ProblemLog;
   lookup?: LookupFunction;
   retryScheduleSeconds?: readonly number[];
   disableAfterSeconds?: number;
@@ -187,8 +190,9 @@ export class DeliveryWorker {
           // Claim again at once only when the claim was full; else wait for a slot to free.
           if (claimed === room) continue;
           this.nextClaimAt = Date.now() + CLAIM_GAP_MS;
-        } catch {
+        } catch (err) {
           // The store is busy or closing: try again on the next round.
+          if (!this.stopping) this.opts.problems?.warn('webhook delivery: a claim failed (retried)', err);
         }
       }
       if (!this.stopping) await wakeup.wait(this.idlePollMs);

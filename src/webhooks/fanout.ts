@@ -12,6 +12,7 @@ import { compileFilters, isCompanyEvent, type EventSubject } from './filters.js'
 import { DELIVER_JOB, deliveryJobKey, type DeliverPayload } from './delivery.js';
 import { refreshHealth } from './health.js';
 import { webhookSignals } from './signals.js';
+import type { ProblemLog } from '../app/problem-log.js';
 
 export const FANOUT_CURSOR = 'webhooks';
 
@@ -20,6 +21,8 @@ export interface FanoutOptions {
   batchSize?: number;
   idlePollMs?: number;
   now?: () => Date;
+  /** Where a round that failed is said. */
+  problems?: ProblemLog;
 }
 
 type Predicate = (subject: EventSubject | null) => boolean;
@@ -33,11 +36,13 @@ export class FanoutWorker {
   private readonly predicates = new Map<string, { text: string; match: Predicate }>();
   private stopping = false;
   private loop: Promise<void> | undefined;
+  private readonly problems?: ProblemLog;
 
   constructor(
     private readonly store: Store,
     opts: FanoutOptions = {},
   ) {
+    this.problems = opts.problems;
     this.disableAfter = opts.disableAfterSeconds ?? LIMITS.webhookDisableAfterSeconds;
     this.batchSize = opts.batchSize ?? 500;
     this.idlePollMs = opts.idlePollMs ?? 100;
@@ -61,8 +66,9 @@ export class FanoutWorker {
       let n = 0;
       try {
         n = await this.fanOutOnce();
-      } catch {
+      } catch (err) {
         // Busy or closing store: the cursor has not moved, so the next round redoes the batch.
+        if (!this.stopping) this.problems?.warn('webhook fan-out: a round failed (retried)', err);
       }
       if (n > 0) signals.delivery.wake();
       if (n < this.batchSize && !this.stopping) await signals.fanout.wait(this.idlePollMs);

@@ -5,12 +5,13 @@ import { DeliveryWorker } from './delivery.js';
 import { FanoutWorker } from './fanout.js';
 
 export function startWebhookFanout(ctx: ServerContext): RunningWorker {
-  return new FanoutWorker(ctx.store, { disableAfterSeconds: ctx.options.webhookDisableAfterSeconds }).start();
+  return new FanoutWorker(ctx.store, { disableAfterSeconds: ctx.options.webhookDisableAfterSeconds, problems: ctx.problems }).start();
 }
 
 export function startWebhookDelivery(ctx: ServerContext): RunningWorker {
   return new DeliveryWorker(ctx.store, {
     allowInsecure: ctx.options.allowInsecureWebhooks === true,
+    problems: ctx.problems,
     lookup: ctx.options.webhookLookup,
     retryScheduleSeconds: ctx.options.webhookRetryScheduleSeconds,
     disableAfterSeconds: ctx.options.webhookDisableAfterSeconds,

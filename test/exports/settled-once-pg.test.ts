@@ -13,11 +13,12 @@ import { createExport, validateExportRequest } from '../../src/exports/create.js
 import { createExportWorker } from '../../src/exports/worker.js';
 import { openPgStore, type PgStore } from '../../src/store/postgres/pg-store.js';
 import { DATABASE_URL, dropSchema, freshSchemaUrl, PG_SKIP_REASON } from '../helpers/pg.js';
+import { ProblemLog } from '../../src/app/problem-log.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function ctxOf(store: PgStore): ServerContext {
-  return { store, signer: new Signer('settled-once'), options: { exportPartRows: 100 }, rateLimiter: null, baseUrl: () => 'http://127.0.0.1:1/api/public/v1' };
+  return { store, signer: new Signer('settled-once'), options: { exportPartRows: 100 }, rateLimiter: null, baseUrl: () => 'http://127.0.0.1:1/api/public/v1', problems: new ProblemLog(undefined) };
 }
 
 describe.skipIf(!DATABASE_URL)(`an export settled while an import holds the outbox lock, two replicas ${DATABASE_URL ? '' : PG_SKIP_REASON}`, () => {

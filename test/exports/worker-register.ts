@@ -7,6 +7,7 @@ import type { ServerContext } from '../../src/app/context.js';
 import { Signer } from '../../src/app/signer.js';
 import type { RunningWorker } from '../../src/app/worker.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { ProblemLog } from '../../src/app/problem-log.js';
 
 export interface WorkerRegister {
   store: SqliteStore;
@@ -18,7 +19,7 @@ export interface WorkerRegister {
 export function workerRegister(name: string): WorkerRegister {
   const dir = mkdtempSync(join(tmpdir(), `bolag-${name}-`));
   const store = openSqliteStore(join(dir, 'register.db'), { exportDir: join(dir, 'exports') });
-  const ctx: ServerContext = { store, signer: new Signer(name), options: {}, rateLimiter: null, baseUrl: () => 'http://127.0.0.1:1/api/public/v1' };
+  const ctx: ServerContext = { store, signer: new Signer(name), options: {}, rateLimiter: null, baseUrl: () => 'http://127.0.0.1:1/api/public/v1', problems: new ProblemLog(undefined) };
   return {
     store,
     ctx,

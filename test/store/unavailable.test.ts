@@ -15,6 +15,8 @@ describe('isStoreUnavailable', () => {
     ['a class-08 connection exception', withCode('08006')],
     ['a deadlock another transaction won (40P01): run again', withCode('40P01')],
     ['a serialization failure (40001): run again', withCode('40001')],
+    ['the database dropped or not there (3D000, 57P04): being restored, not our request\'s fault', withCode('3D000')],
+    ['the database dropped under a connection (57P04)', withCode('57P04')],
     ['node-postgres: the connection ended under a query', new Error('Connection terminated unexpectedly')],
     ['node-postgres: the pool gave up waiting', new Error('timeout exceeded when trying to connect')],
     ['node-postgres: a client whose connection broke', new Error('Client has encountered a connection error and is not queryable')],

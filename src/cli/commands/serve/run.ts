@@ -53,7 +53,8 @@ function serverOptions(opts: ServeOptions) {
     webhookDisableAfterSeconds: opts.webhookDisableAfter,
     exportPartRows: opts.exportPartRows,
     rateLimit: opts.rateLimit === undefined ? undefined : { max: opts.rateLimit, windowMs: 60_000 },
-    logger: opts.factory.globals().verbose,
+    // Every request with --verbose; else what goes wrong (a 500, a failing worker) and nothing more.
+    logger: opts.factory.globals().verbose ? true : ('warn' as const),
   };
 }
 
