@@ -100,6 +100,27 @@ describe('bolag serve --public-url', () => {
     }
   }, 60_000);
 
+  it.each([['1'], ['2']])('on every interface without --public-url, warns that its links name its loopback (--processes %s)', async (processes) => {
+    const port = await freePort();
+    const bare = await serve(['--port', String(port), '--processes', processes, '--host', '0.0.0.0']);
+    try {
+      expect(bare.stderr()).toMatch(new RegExp(`^bolag serve: listening on http://127\\.0\\.0\\.1:${port}/api/public/v1 \\(every interface, 0\\.0\\.0\\.0, `, 'm'));
+      expect(bare.stderr()).toContain(`bolag serve: warning: download links and webhook payloads will name http://127.0.0.1:${port}/api/public/v1, which other machines cannot reach; give --public-url`);
+    } finally {
+      bare.proc.kill('SIGTERM');
+      await bare.proc;
+    }
+    // With --public-url, or on loopback only, no such warning.
+    const port2 = await freePort();
+    const named = await serve(['--port', String(port2), '--processes', processes, '--host', '0.0.0.0', '--public-url', 'https://example.se']);
+    try {
+      expect(named.stderr()).not.toContain('warning: download links');
+    } finally {
+      named.proc.kill('SIGTERM');
+      await named.proc;
+    }
+  }, 90_000);
+
   it.each([
     ['example.se/bolag', 'is not an absolute URL'],
     ['ftp://example.se', 'is not an http or https URL'],

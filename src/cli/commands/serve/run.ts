@@ -20,7 +20,8 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
 
   if (opts.processes > 1) {
     const cluster = await servePrimary(opts);
-    f.notice(`bolag serve: listening on ${cluster.listenUrl} (${opts.target.label}, ${opts.processes} processes)`);
+    f.notice(`bolag serve: listening on ${cluster.listenUrl} (${[...everyInterface(opts), opts.target.label, `${opts.processes} processes`].join(', ')})`);
+    warnLoopbackLinks(opts, cluster.url);
     announceDocs(opts, cluster.url);
     await announceKey(opts, cluster.url, cluster.apiKey);
     await cluster.stopped;
@@ -33,12 +34,33 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
   const server = await startServer({ ...serverOptions(opts), onSeedProgress: progress.update, onSeedWait: () => f.notice(SEED_WAIT) });
   progress.done();
   f.defer(() => server.close());
-  f.notice(`bolag serve: listening on ${server.listenUrl} (${opts.target.label})`);
+  f.notice(`bolag serve: listening on ${server.listenUrl} (${[...everyInterface(opts), opts.target.label].join(', ')})`);
+  warnLoopbackLinks(opts, server.url);
   announceDocs(opts, server.url);
   await announceKey(opts, server.url, server.apiKey);
   await stop;
   f.notice('bolag serve: shutting down…');
   await server.close();
+}
+
+const UNSPECIFIED = new Set(['0.0.0.0', '::', '[::]', '::0']);
+
+/** The URL printed is the one to use from this machine; it is not all the server listens on. */
+function everyInterface(opts: ServeOptions): string[] {
+  return UNSPECIFIED.has(opts.host) ? [`every interface, ${opts.host}`] : [];
+}
+
+/**
+ * Listening on every interface for other machines, without --public-url: the links the server
+ * hands out (download_url, files, export.completed) name the loopback address it knows itself
+ * by, which is another machine's own loopback for a client there.
+ */
+function warnLoopbackLinks(opts: ServeOptions, url: string): void {
+  if (opts.publicUrl !== undefined || !UNSPECIFIED.has(opts.host)) return;
+  // Not a notice: --quiet does not hide a setting that hands out dead links.
+  opts.factory.io.stderr.write(
+    `bolag serve: warning: download links and webhook payloads will name ${url}, which other machines cannot reach; give --public-url with the address clients use (https://bolag.example.se).\n`,
+  );
 }
 
 function serverOptions(opts: ServeOptions) {
