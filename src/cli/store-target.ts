@@ -21,7 +21,7 @@ export function resolveStoreTarget(g: GlobalOptions, env: NodeJS.ProcessEnv): St
   if (g.databaseUrl && g.db) throw new UsageError('Give either --db or --database-url, not both.', { flag: '--database-url' });
   const url = g.databaseUrl ?? (g.db ? undefined : env.DATABASE_URL || undefined);
   if (url) {
-    if (!isPostgresUrl(url)) {
+    if (!isPostgresUrl(url) || !URL.canParse(url)) {
       throw new UsageError(`Invalid ${g.databaseUrl ? '--database-url' : 'DATABASE_URL'}: expected postgres://user@host:port/database, got ${maskDatabaseUrl(url)}.`, {
         flag: '--database-url',
       });

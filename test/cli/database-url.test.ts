@@ -25,6 +25,18 @@ describe('--database-url', () => {
     expect(String(both.stderr)).toMatch(/either --db or --database-url/);
   });
 
+  it('refuses a URL that does not parse (exit 2), and names the database it could not reach (exit 1), password masked', async () => {
+    const bad = await bolag(['db', 'stats', '--database-url', 'postgres://[::1']);
+    expect(bad.exitCode).toBe(2);
+    expect(String(bad.stderr).trim()).toBe('error: Invalid --database-url: expected postgres://user@host:port/database, got postgres://***.');
+    // A port nothing listens on (1 is never a PostgreSQL).
+    for (const args of [['db', 'stats'], ['admin', 'keys', 'list']]) {
+      const r = await bolag([...args, '--database-url', 'postgres://bolag:hunter2secret@127.0.0.1:1/register']);
+      expect(r.exitCode).toBe(1);
+      expect(String(r.stderr).trim()).toBe('error: Cannot open the database postgres://bolag:***@127.0.0.1:1/register: connect ECONNREFUSED 127.0.0.1:1.');
+    }
+  });
+
   it.skipIf(!DATABASE_URL)('opens PostgreSQL from the flag or DATABASE_URL for db and admin commands, password masked', async () => {
     const { url, schema } = freshSchemaUrl();
     const withPassword = new URL(url);

@@ -11,6 +11,8 @@ import { PgIncarnationRepository } from './incarnation-repository.js';
 import { PgJobQueue } from './job-queue.js';
 import { LeaseOwner } from '../lease-owner.js';
 import { migrate } from './migrations.js';
+import { maskDatabaseUrl, maskInText } from './url.js';
+import { isStoreUnavailable } from '../unavailable.js';
 import { PgOutboxRepository } from './outbox-repository.js';
 import { PgRateWindows } from './rate-windows.js';
 import { PgRetentionRepository } from './retention-repository.js';
@@ -105,7 +107,22 @@ export async function openPgStore(url: string, opts: { bulkReader?: boolean; max
     if (!opts.bulkReader) await migrate(db);
   } catch (e) {
     await db.close().catch(() => undefined);
-    throw e;
+    throw cannotConnect(e, url) ?? e;
   }
   return new PgStore(db);
+}
+
+/** Not reached, not there, or not let in: the first thing an operator needs is which database. */
+const CONNECT_CODES = new Set(['ENOTFOUND', '28P01', '28000', '3D000']);
+
+/**
+ * "connect ECONNREFUSED 127.0.0.1:5499" says nothing of a database: the error of a first
+ * connection that failed names the database it was for (password masked), and keeps the
+ * original as its cause (so it still counts as unavailable where that matters).
+ */
+function cannotConnect(e: unknown, url: string): Error | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (!isStoreUnavailable(e) && !(typeof code === 'string' && CONNECT_CODES.has(code))) return undefined;
+  const said = maskInText(e instanceof Error ? e.message : String(e), url).replace(/\.$/, '');
+  return new Error(`Cannot open the database ${maskDatabaseUrl(url)}: ${said}.`, { cause: e });
 }
