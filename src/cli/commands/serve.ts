@@ -42,8 +42,9 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
     .summary('Run the Company Data Service')
     .description(
       'Run the full backend: search, exports and webhooks over HTTP. Uses the embedded SQLite register by default, or ' +
-        'PostgreSQL with --database-url (several processes may serve one PostgreSQL database) ' +
-        '(created on first start, with a local account whose key is printed once and saved as the profile "local").',
+        'PostgreSQL with --database-url, which several processes on several machines may serve at once. ' +
+        'An empty database gets a generated register on first start, and a local account whose key is printed once ' +
+        'and saved as the profile "local". Listening beyond this machine (--host 0.0.0.0), give --public-url too.',
     )
     .addOption(new Option('--port <port>', 'Port to listen on').default(8080).argParser(wholeNumber('--port', 0, 65535)))
     .addOption(new Option('--host <host>', 'Address to listen on').default('127.0.0.1'))
