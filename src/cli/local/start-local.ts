@@ -19,6 +19,7 @@ export async function startLocal(
   if (!opts.quiet) io.stderr.write(`Using the local register (${opts.target.label})\n`);
   const progress = opts.quiet ? undefined : createProgress(io);
   const { startLocalRegister } = await import('../../local/local-register.js');
+  const restoreInterrupt = interruptAtOnce();
   try {
     const register = await startLocalRegister({ onProgress: progress?.update, onWait: opts.quiet ? undefined : () => io.stderr.write(WAITING), env: opts.env, location: opts.target.location, keyFile: opts.target.localKeyFile });
     progress?.done();
@@ -26,7 +27,23 @@ export async function startLocal(
   } catch (error) {
     progress?.fail();
     throw error;
+  } finally {
+    restoreInterrupt();
   }
+}
+
+/**
+ * While the register is first created, the main thread sits in SQLite's index builds for seconds
+ * at a time, and a Ctrl-C left to the CLI's listener waited for them (13 s). Its creation may be
+ * cut anywhere (the next run creates it again and removes what this one left), so until the
+ * register is up Ctrl-C has its default effect: the process ends at once, and the shell says 130.
+ */
+function interruptAtOnce(): () => void {
+  const listeners = process.rawListeners('SIGINT') as ((...args: unknown[]) => void)[];
+  process.removeAllListeners('SIGINT');
+  return () => {
+    for (const listener of listeners) process.on('SIGINT', listener);
+  };
 }
 
 const WAITING = `${SEED_WAIT}\n`;
