@@ -216,6 +216,24 @@ _bolag_values() {
   esac
 }
 
+_bolag_takes_path() {
+  case "$1|$2" in
+    *'|--db') return 0 ;;
+    'export create|--out') return 0 ;;
+    'export download|--out') return 0 ;;
+    'verify|--body-file') return 0 ;;
+    'db import|--errors') return 0 ;;
+  esac
+  return 1
+}
+
+_bolag_arg_is_path() {
+  case "$1" in
+    'db import') return 0 ;;
+  esac
+  return 1
+}
+
 _bolag_args() {
   case "$1" in
     'config get') printf '%s\n' 'base_url' 'api_key' 'default_profile' ;;
@@ -250,7 +268,7 @@ _bolag() {
       if [[ "$cur" == *,* ]]; then COMPREPLY=($(compgen -W "$values" -P "${cur%,*}," -- "${cur##*,}"))
       else COMPREPLY=($(compgen -W "$values" -- "$cur")); fi
       for j in "${!COMPREPLY[@]}"; do COMPREPLY[j]="${COMPREPLY[j]// /\\ }"; done
-    else
+    elif _bolag_takes_path "$cmdpath" "$prev"; then
       COMPREPLY=($(compgen -f -- "$cur"))
     fi
     return 0
@@ -267,6 +285,8 @@ _bolag() {
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
   elif values="$(_bolag_args "$cmdpath")"; then
     COMPREPLY=($(compgen -W "$values" -- "$cur"))
+  elif _bolag_arg_is_path "$cmdpath"; then
+    COMPREPLY=($(compgen -f -- "$cur"))
   fi
   return 0
 }

@@ -101,6 +101,20 @@ _bolag; printf '%s\\n' "\${COMPREPLY[@]}"`;
     // A list value: completed after its last comma, the values before it kept.
     expect(await complete('bolag', 'webhooks', 'create', '--events', 'company.created,company.st')).toEqual(['company.created,company.status_changed']);
     expect(await complete('bolag', 'search', '--status', 'aktiv,kon')).toEqual(['aktiv,konkurs']);
+    // File names only where a file or folder goes: not for a profile, a position or a number.
+    const dir = mkdtempSync(join(tmpdir(), 'bolag-complete-'));
+    try {
+      writeFileSync(join(dir, 'register.db'), '');
+      for (const words of [['--profile'], ['search', '--near'], ['search', '--limit'], ['search', '--max']]) {
+        expect(await complete('bolag', ...words, join(dir, 'reg')), words.join(' ')).toEqual([]);
+      }
+      expect(await complete('bolag', '--db', join(dir, 'reg'))).toEqual([join(dir, 'register.db')]);
+      expect(await complete('bolag', 'export', 'download', 'exp_1', '--out', join(dir, 'reg'))).toEqual([join(dir, 'register.db')]);
+      expect(await complete('bolag', 'db', 'import', join(dir, 'reg'))).toEqual([join(dir, 'register.db')]);
+      expect(await complete('bolag', 'company', join(dir, 'reg'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.runIf(hasShell('zsh'))('the zsh script parses (zsh -n)', async () => {

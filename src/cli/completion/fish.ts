@@ -20,12 +20,14 @@ export function fishScript(root: CommandSpec): string {
     for (const o of c.options) {
       const where = c.path.length === 0 ? '' : ` -n ${q(cond)}`;
       const name = `-l ${o.long.replace(/^--/, '')}${o.short ? ` -s ${o.short.replace(/^-/, '')}` : ''}`;
-      const values = o.values && o.values.length > 0 ? ` -x -a ${q(o.values.map(q).join(' '))}` : o.takesValue ? ' -r' : '';
+      // -x: a value, not a file name; -r -F: a file or folder.
+      const values = o.values && o.values.length > 0 ? ` -x -a ${q(o.values.map(q).join(' '))}` : o.takesPath ? ' -r -F' : o.takesValue ? ' -x' : '';
       lines.push(`complete -c bolag${where} ${name}${values} -d ${q(o.description)}`);
     }
     if (c.argValues && c.argValues.length > 0) {
       lines.push(`complete -c bolag -n ${q(cond)} -a ${q(c.argValues.map(q).join(' '))}`);
     }
+    if (c.argIsPath) lines.push(`complete -c bolag -n ${q(cond)} -F`);
   }
 
   return `# fish completion for bolag

@@ -11,6 +11,8 @@ export interface OptionSpec {
   short?: string;
   description: string;
   takesValue: boolean;
+  /** A file or folder (`<path>`, `<file>`, `<dir>`): completed with names on disk; other values without values listed get none. */
+  takesPath: boolean;
   values?: readonly string[];
 }
 
@@ -23,9 +25,11 @@ export interface CommandSpec {
   commands: CommandSpec[];
   /** Choices of the first positional argument, if it has any. */
   argValues?: readonly string[];
+  /** The first positional argument is a file or folder (`bolag db import <file>`). */
+  argIsPath: boolean;
 }
 
-const HELP: OptionSpec = { long: '--help', short: '-h', description: 'Show help', takesValue: false };
+const HELP: OptionSpec = { long: '--help', short: '-h', description: 'Show help', takesValue: false, takesPath: false };
 
 function optionSpec(o: Option): OptionSpec | undefined {
   if (!o.long) return undefined;
@@ -34,6 +38,7 @@ function optionSpec(o: Option): OptionSpec | undefined {
     short: o.short,
     description: firstLine(o.description),
     takesValue: o.required || o.optional,
+    takesPath: /<(path|file|dir)>/.test(o.flags),
     values: completionValues(o),
   };
 }
@@ -50,6 +55,7 @@ export function commandSpec(cmd: Command, path: string[] = []): CommandSpec {
     options: [...options, HELP],
     commands: cmd.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden).map((c) => commandSpec(c, [...path, c.name()])),
     argValues: cmd.registeredArguments[0]?.argChoices,
+    argIsPath: /^(path|file|dir)$/.test(cmd.registeredArguments[0]?.name() ?? ''),
   };
 }
 

@@ -19,10 +19,15 @@ export function zshScript(root: CommandSpec): string {
   const optionsCase = all.map((c) => `    ${q(key(c))}) reply=(${optionsOf(c).map((o) => d(o.long, o.description)).join(' ')}) ;;`).join('\n');
   const valueOptions = all.flatMap((c) => c.options.filter((o) => o.takesValue).map((o) => ({ path: key(c), option: o, global: c.path.length === 0 })));
   const takesCase = valueOptions.map((v) => `    ${v.global ? '*' : ''}${q(`${v.global ? '' : v.path}|${v.option.long}`)}) return 0 ;;`).join('\n');
+  const pathCase = valueOptions
+    .filter((v) => v.option.takesPath)
+    .map((v) => `    ${v.global ? '*' : ''}${q(`${v.global ? '' : v.path}|${v.option.long}`)}) return 0 ;;`)
+    .join('\n');
   const valuesCase = valueOptions
     .filter((v) => v.option.values && v.option.values.length > 0)
     .map((v) => `    ${q(`${v.path}|${v.option.long}`)}) reply=(${v.option.values!.map(q).join(' ')}) ;;`)
     .join('\n');
+  const argPaths = all.filter((c) => c.argIsPath).map((c) => `    ${q(key(c))}) return 0 ;;`).join('\n');
   const argsCase = all
     .filter((c) => c.argValues && c.argValues.length > 0)
     .map((c) => `    ${q(key(c))}) reply=(${c.argValues!.map(q).join(' ')}) ;;`)
@@ -50,6 +55,20 @@ ${optionsCase}
 _bolag_takes_value() {
   case "$1|$2" in
 ${takesCase}
+  esac
+  return 1
+}
+
+_bolag_takes_path() {
+  case "$1|$2" in
+${pathCase}
+  esac
+  return 1
+}
+
+_bolag_arg_is_path() {
+  case "$1" in
+${argPaths}
   esac
   return 1
 }
@@ -93,8 +112,10 @@ _bolag() {
   if [[ "$prev" == -* ]] && _bolag_takes_value "$cmdpath" "$prev"; then
     if _bolag_values "$cmdpath" "$prev"; then
       compadd -a reply
-    else
+    elif _bolag_takes_path "$cmdpath" "$prev"; then
       _files
+    else
+      _message 'a value'
     fi
     return
   fi
@@ -108,6 +129,8 @@ _bolag() {
     _describe -t commands 'command' reply
   elif _bolag_args "$cmdpath"; then
     compadd -a reply
+  elif _bolag_arg_is_path "$cmdpath"; then
+    _files
   fi
 }
 
