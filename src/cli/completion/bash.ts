@@ -20,11 +20,9 @@ export function bashScript(root: CommandSpec): string {
   const valueOptions = all.flatMap((c) =>
     c.options.filter((o) => o.takesValue).map((o) => ({ path: key(c), option: o, global: c.path.length === 0 })),
   );
-  const takesCase = valueOptions.map((v) => `    ${q(`${v.global ? '*' : v.path}|${v.option.long}`).replace(/^'\*/, "*'")}) return 0 ;;`).join('\n');
-  const pathCase = valueOptions
-    .filter((v) => v.option.takesPath)
-    .map((v) => `    ${q(`${v.global ? '*' : v.path}|${v.option.long}`).replace(/^'\*/, "*'")}) return 0 ;;`)
-    .join('\n');
+  const matches = (v: (typeof valueOptions)[number]) => `    ${q(`${v.global ? '*' : v.path}|${v.option.long}`).replace(/^'\*/, "*'")}) return 0 ;;`;
+  const takesCase = valueOptions.map(matches).join('\n');
+  const pathCase = valueOptions.filter((v) => v.option.takesPath).map(matches).join('\n');
   const valuesCase = valueOptions
     .filter((v) => v.option.values && v.option.values.length > 0)
     .map((v) => `    ${q(`${v.path}|${v.option.long}`)}) printf '%s\\n' ${v.option.values!.map(q).join(' ')} ;;`)

@@ -18,11 +18,9 @@ export function zshScript(root: CommandSpec): string {
     .join('\n');
   const optionsCase = all.map((c) => `    ${q(key(c))}) reply=(${optionsOf(c).map((o) => d(o.long, o.description)).join(' ')}) ;;`).join('\n');
   const valueOptions = all.flatMap((c) => c.options.filter((o) => o.takesValue).map((o) => ({ path: key(c), option: o, global: c.path.length === 0 })));
-  const takesCase = valueOptions.map((v) => `    ${v.global ? '*' : ''}${q(`${v.global ? '' : v.path}|${v.option.long}`)}) return 0 ;;`).join('\n');
-  const pathCase = valueOptions
-    .filter((v) => v.option.takesPath)
-    .map((v) => `    ${v.global ? '*' : ''}${q(`${v.global ? '' : v.path}|${v.option.long}`)}) return 0 ;;`)
-    .join('\n');
+  const matches = (v: (typeof valueOptions)[number]) => `    ${v.global ? '*' : ''}${q(`${v.global ? '' : v.path}|${v.option.long}`)}) return 0 ;;`;
+  const takesCase = valueOptions.map(matches).join('\n');
+  const pathCase = valueOptions.filter((v) => v.option.takesPath).map(matches).join('\n');
   const valuesCase = valueOptions
     .filter((v) => v.option.values && v.option.values.length > 0)
     .map((v) => `    ${q(`${v.path}|${v.option.long}`)}) reply=(${v.option.values!.map(q).join(' ')}) ;;`)
