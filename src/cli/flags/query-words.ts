@@ -1,6 +1,7 @@
 // The free text typed as words after a command (`bolag search bygg stockholm`,
 // `bolag export create snickeri --county 14`): one query, as if it were quoted.
 import type { Command } from 'commander';
+import { quoted } from '../../core/text.js';
 import { UsageError } from '../errors/index.js';
 import { attributeName, type ParamFlag } from './derive.js';
 
@@ -9,7 +10,7 @@ export function addQueryWords(params: Record<string, unknown>, words: readonly s
   refuseBooleanValue(words, flags, self);
   if (words.length === 0) return;
   // export create also has --q (from before it took words): one of the two would be lost.
-  if (params.q !== undefined) throw new UsageError(`Give the query once, as words or as --q, not both ("${words.join(' ')}" and --q "${String(params.q)}").`, { flag: '--q' });
+  if (params.q !== undefined) throw new UsageError(`Give the query once, as words or as --q, not both (${quoted(words.join(' '))} and --q ${quoted(String(params.q))}).`, { flag: '--q' });
   params.q = words.join(' ');
 }
 
