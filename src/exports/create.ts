@@ -1,6 +1,7 @@
 // POST /exports: validate the request with the core schemas, count what it will hold, and
-// queue it, unless the account already has its limit of exports queued or running. The job is queued before the export row is written, so a crash between the two
-// leaves a job that finds nothing (and ends), never an export that nobody will run.
+// queue it, unless the account already has its limit of exports queued or running. The job is
+// queued before the export row is written, so a crash between the two leaves a job that finds
+// nothing (and ends), never an export that nobody will run.
 import { ApiError, apiErrorFromZod } from '../core/errors.js';
 import { ExportRequestSchema } from '../core/exports.js';
 import { newId } from '../core/ids.js';
