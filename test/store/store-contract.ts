@@ -117,6 +117,21 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await s.outbox.getCursor('webhooks')).toBe(all[2].seq);
     }));
 
+    it('stats: what the workers have yet to do (jobs waiting, events not yet fanned out)', withStore(async (s) => {
+      const before = await s.companies.stats();
+      expect(before).toMatchObject({ jobs_waiting: 0, events_to_fan_out: 0 });
+      const done = await s.jobs.enqueue('k', { n: 1 });
+      await s.jobs.enqueue('k', { n: 2 });
+      for (let i = 0; i < 3; i++) await s.outbox.append({ id: `evt_s${i}`, type: 'company.updated', created_at: new Date().toISOString(), data: {} }, null, null);
+      expect(await s.companies.stats()).toMatchObject({ jobs_waiting: 2, events_to_fan_out: 3 });
+      const [first] = await s.outbox.readAfter(0, 1);
+      expect(await s.outbox.advanceCursor('webhooks', 0, first.seq)).toBe(true);
+      const claimed = await s.jobs.claim(['k'], 60_000);
+      expect(claimed?.id).toBe(done);
+      expect(await s.jobs.complete(claimed!)).toBe(true);
+      expect(await s.companies.stats()).toMatchObject({ jobs_waiting: 1, events_to_fan_out: 2 });
+    }));
+
     it('exports: per account, updates, idempotency reservations', withStore(async (s) => {
       const e: StoredExport = {
         id: 'exp_1', account_id: 'acct_a', status: 'queued', format: 'csv', filters: { county: ['01'] }, fields: null,

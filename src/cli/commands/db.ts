@@ -59,6 +59,11 @@ export function buildDbCommand(f: Factory): Command {
 
   db.command('stats')
     .summary('Print counts of the register')
+    .description(
+      'Print counts of the register (companies, active, with figures, advertising blocked), of the work the ' +
+        'servers have yet to do (events_to_fan_out: events not yet turned into deliveries; jobs_waiting: exports ' +
+        'and deliveries queued or running) and the database size. A table on a terminal, one JSON object otherwise.',
+    )
     .action(async () => {
       const { dbStatsRun } = await import('./db/stats.js');
       return dbStatsRun(base());

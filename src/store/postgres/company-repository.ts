@@ -85,6 +85,8 @@ export class PgCompanyRepository implements CompanyRepository {
              (SELECT count(*) FROM companies WHERE has_financials = 1) AS with_financials,
              (SELECT count(*) FROM companies WHERE advertising_blocked = 1) AS advertising_blocked,
              (SELECT count(*) FROM outbox) AS outbox_events,
+             coalesce((SELECT max(seq) FROM outbox), 0) - coalesce((SELECT seq FROM outbox_cursors WHERE name = 'webhooks'), 0) AS events_to_fan_out,
+             (SELECT count(*) FROM jobs WHERE state = 'queued') AS jobs_waiting,
              (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 FROM pg_class c
                 JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'm')) AS database_bytes`);
     return rows[0];

@@ -93,6 +93,9 @@ export class SqliteCompanyRepository implements CompanyRepository {
       with_financials: one('SELECT count(*) FROM companies WHERE has_financials = 1'),
       advertising_blocked: one('SELECT count(*) FROM companies WHERE advertising_blocked = 1'),
       outbox_events: one('SELECT count(*) FROM outbox'),
+      // What the workers have yet to do, for an operator watching a backlog drain.
+      events_to_fan_out: one("SELECT coalesce((SELECT max(seq) FROM outbox), 0) - coalesce((SELECT seq FROM outbox_cursors WHERE name = 'webhooks'), 0)"),
+      jobs_waiting: one("SELECT count(*) FROM jobs WHERE state = 'queued'"),
       database_bytes: one('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()'),
     };
   }
