@@ -29,6 +29,8 @@ describe.runIf(BUILT)('profiles', () => {
     expect(r.exitCode).toBe(3);
     const list = await bolag(['config', 'list'], { env });
     expect(String(list.stdout)).not.toContain('base_url');
+    // No profile yet: no default named either (commands use the local register).
+    expect(String(list.stdout)).toBe('');
   });
 
   it('login with flags saves the profile; search then uses it', async () => {

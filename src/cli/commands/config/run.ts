@@ -46,7 +46,10 @@ export async function configRun(opts: ConfigOptions): Promise<void> {
       return;
     }
     case 'list': {
-      const lines = [`default_profile=${store.defaultProfile()}`];
+      // The default named only when it is set or there: "default" of a store with no such
+      // profile named one that commands would not use (they use the local register).
+      const shown = store.hasDefaultProfileSetting() || store.has(store.defaultProfile());
+      const lines = shown ? [`default_profile=${store.defaultProfile()}`] : [];
       for (const name of store.names()) {
         for (const [key, value] of Object.entries(store.profile(name))) {
           if (value === undefined) continue;
@@ -54,7 +57,7 @@ export async function configRun(opts: ConfigOptions): Promise<void> {
           lines.push(`${name}.${key}=${shown}`);
         }
       }
-      await out.write(lines.join('\n') + '\n');
+      if (lines.length > 0) await out.write(lines.join('\n') + '\n');
       return;
     }
   }
