@@ -141,6 +141,11 @@ export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: Cl
         buf.copyWithin(0, scanFrom, used);
         used -= scanFrom;
         scanFrom = 0;
+      } else if (used + chunk.length > MAX_BUFFER_BYTES) {
+        // A batch's lines held up by what is left out after them (blank lines, sole traders): a
+        // zip of one line and 500 MB of newlines grew the buffer past a gigabyte. They go now,
+        // as a batch of their own, and what was left out goes with them.
+        yield batch(scanFrom);
       }
       if (used + chunk.length > buf.length) {
         const grown = new Uint8Array(Math.max(buf.length * 2, used + chunk.length));
@@ -183,6 +188,12 @@ export async function* classifyLines(chunks: AsyncIterable<Uint8Array>, opts: Cl
  * would take the reading thread past its memory.
  */
 export const MAX_LINE_BYTES = 4 << 20;
+
+/**
+ * The read buffer grows past this only for a line in progress: a batch of 2,000 lines of either
+ * source takes a few megabytes, and lines left out between a batch's lines are not kept past it.
+ */
+const MAX_BUFFER_BYTES = 32 << 20;
 
 function tooLong(source: OpenDataSource): string {
   return `is longer than ${MAX_LINE_BYTES >> 20} MiB, which no line of ${source === 'scb' ? "SCB's" : "Bolagsverket's"} file is: is this the right file?`;
