@@ -3,10 +3,11 @@
 // left an empty register, and the next read command or `serve` seeded 1.2 million generated
 // companies into it, which the next import then merged the real ones into, for good.
 import Database from 'better-sqlite3';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import yazl from 'yazl';
 import { SEEDING_SETTING } from '../../src/app/seed-register.js';
 import { binaryScratch, bolag, cleanEnv } from './helpers.js';
 
@@ -43,6 +44,28 @@ describe('a register an import created', () => {
     const created = (JSON.parse(String(again.stdout).trim().split('\n').at(-1)!) as { created: number }).created;
     expect(created).toBeGreaterThan(0);
     expect(companies(path)).toBe(created);
+  }, 60_000);
+
+  it('stays empty after a first import whose zip was damaged (its checksum, found at the entry\'s end), not generated', async () => {
+    const dir = mkdtempSync(join(scratch(), 'case-'));
+    const path = join(dir, 'register.db');
+    const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), BOLAG_SEED_COUNT: '50' });
+    const zip = join(dir, 'bolagsverket_bulkfil.zip');
+    const made = new yazl.ZipFile();
+    made.addBuffer(readFileSync(WEEK1), 'bolagsverket_bulkfil.txt', { compress: false });
+    made.end();
+    await new Promise<void>((resolve, reject) => made.outputStream.pipe(createWriteStream(zip)).on('close', resolve).on('error', reject));
+    const bytes = readFileSync(zip);
+    bytes[bytes.indexOf(Buffer.from('Exempel'))] = 'X'.charCodeAt(0);
+    writeFileSync(zip, bytes);
+    const damaged = await bolag(['db', 'import', '--db', path, '--source', 'bolagsverket', zip], { env });
+    expect(damaged.exitCode).toBe(1);
+    expect(String(damaged.stderr)).toMatch(/is damaged: its checksum does not match/);
+    const read = await bolag(['search', '--local', '--db', path, '--count'], { env });
+    expect(read.exitCode, String(read.stderr)).toBe(0);
+    expect(String(read.stdout).trim()).toBe('0');
+    expect(String(read.stderr)).not.toMatch(/Creating the local register/);
+    expect(companies(path)).toBe(0);
   }, 60_000);
 
   it('is not one when the file was refused at its first line (a newcomer\'s wrong file left the local register empty for good)', async () => {

@@ -41,7 +41,7 @@ export function openZipEntry(path: string): Promise<ZipEntryStream> {
           const stream = raw.pipe(checkedCrc(entry, path));
           // The inflater's or yauzl's own words ("too many bytes in the stream. expected 2906…",
           // "invalid distance too far back") name neither the file nor what is wrong with it.
-          raw.on('error', (re) => stream.destroy(new Error(`${entry.fileName} in ${path} is damaged: ${re.message}`)));
+          raw.on('error', (re) => stream.destroy(damaged(`${entry.fileName} in ${path} is damaged: ${re.message}`)));
           stream.on('close', () => zip.close());
           resolve({ name: entry.fileName, uncompressedSize: entry.uncompressedSize, stream });
         });
@@ -50,6 +50,21 @@ export function openZipEntry(path: string): Promise<ZipEntryStream> {
       zip.readEntry();
     });
   });
+}
+
+/**
+ * The code of an error found in the entry's bytes as they are read (its checksum at the end, its
+ * compressed data): the file was taken, and its import failed, unlike a file refused before a
+ * line of it was read. A code, not a class: it crosses from the reading thread (read-messages.ts).
+ */
+export const DAMAGED_FILE = 'BOLAG_FILE_DAMAGED';
+
+function damaged(message: string): Error {
+  return Object.assign(new Error(message), { code: DAMAGED_FILE });
+}
+
+export function isDamagedFile(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === DAMAGED_FILE;
 }
 
 /** yauzl's words ("End of central directory record signature not found…") name no file. */
@@ -78,7 +93,7 @@ function checkedCrc(entry: yauzl.Entry, path: string): Transform {
     },
     flush(done: TransformCallback) {
       if (crc >>> 0 === entry.crc32 >>> 0) return done();
-      done(new Error(`${entry.fileName} in ${path} is damaged: its checksum does not match (CRC-32 ${(crc >>> 0).toString(16)}, the archive says ${(entry.crc32 >>> 0).toString(16)})`));
+      done(damaged(`${entry.fileName} in ${path} is damaged: its checksum does not match (CRC-32 ${(crc >>> 0).toString(16)}, the archive says ${(entry.crc32 >>> 0).toString(16)})`));
     },
   });
 }

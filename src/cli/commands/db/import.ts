@@ -3,6 +3,7 @@ import { importFile } from '../../../import/import-file.js';
 import { ImportError } from '../../../import/import-error.js';
 import { importOpenData, type VanishedSkipped } from '../../../import/import-open-data.js';
 import { OlderFileError } from '../../../import/open-data/edition-guard.js';
+import { isDamagedFile } from '../../../import/source/zip-entry.js';
 import type { ReadStats } from '../../../import/open-data/read-source.js';
 import { markImportedIfEmpty, seedingCutShort, unmarkImported } from '../../../app/seed-register.js';
 import type { ImportResult, ImportWait } from '../../../store/import-types.js';
@@ -39,6 +40,9 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   }
   // Before any row, in its own commit: whatever becomes of this import, no first start seeds this register.
   const marked = await markImportedIfEmpty(store, source);
+  // Whether the file got as far as its lines: one that fails after (a zip entry whose checksum
+  // is wrong at its end) failed as an import, and leaves the register to imports.
+  let linesRead = false;
   // Ctrl-C: the import stops after the batch it is on, and that batch's transaction is rolled back.
   const stopIfInterrupted = () => {
     if (!opts.factory.interrupt.aborted) return;
@@ -54,6 +58,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
       try {
         const r = await importFile(store, opts.file, {
           onProgress: (lines) => {
+            if (lines > 0) linesRead = true;
             stopIfInterrupted();
             progress.update({ lines });
           },
@@ -81,6 +86,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
           ),
         onError: (line, message, text) => errors.add(line, message, text),
         onProgress: (p) => {
+          if (p.lines > 0) linesRead = true;
           stopIfInterrupted();
           progress.update(p);
         },
@@ -109,9 +115,10 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   } catch (e) {
     // A file refused as a whole (at its first line, a zip that cannot be read, no usable lines):
     // not an imported register, so a first start may still generate it (only an empty one is
-    // unmarked). A line further on that stops the import (--strict) leaves the mark: the
-    // register is meant for imports.
-    const refusedWhole = e instanceof ImportError ? e.line <= 1 : !(e instanceof CancelError);
+    // unmarked). A line further on that stops the import (--strict), or a failure once lines
+    // were read (a damaged zip entry, found at its end), leaves the mark: the register is meant
+    // for imports, and a first start filled it with 1.2 million generated companies.
+    const refusedWhole = e instanceof ImportError ? e.line <= 1 : !(e instanceof CancelError) && !linesRead && !isDamagedFile(e);
     if (marked && refusedWhole) await unmarkImported(store).catch(() => undefined);
     if (e instanceof OlderFileError) {
       throw new UsageError(
