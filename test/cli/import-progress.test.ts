@@ -51,6 +51,35 @@ describe('the progress of an open-data import', () => {
     expect(drawn(io.err())).toEqual(['Importing: 50 000 rows · 25 000 rows/s']);
   });
 
+  it('on a narrow terminal, fits one row: the rate goes first, then the time, and the line is cut last', () => {
+    const draw = (columns: number) => {
+      const io = testIO({ tty: true, columns });
+      let t = 0;
+      const progress = importProgress(io, 'Importing bolagsverket', () => t);
+      t += 2_000;
+      progress.update({ lines: 1_200_000, bytes: 40, totalBytes: 100 });
+      t += 2_000;
+      progress.update({ lines: 3_000_000, bytes: 100, totalBytes: 100 });
+      progress.indexes(3, 17);
+      return drawn(io.err());
+    };
+    expect(draw(100)).toEqual([
+      'Importing bolagsverket: 1 200 000 rows · 600 000 rows/s · 40 % · about 3 s left',
+      // Read to its end, the last batches still being written.
+      'Importing bolagsverket: 3 000 000 rows · 750 000 rows/s · 100 % · finishing',
+      'Importing bolagsverket: 3 000 000 rows · indexes 3 of 17 · 0 s',
+    ]);
+    expect(draw(64)).toEqual([
+      'Importing bolagsverket: 1 200 000 rows · 40 % · about 3 s left',
+      'Importing bolagsverket: 3 000 000 rows · 100 % · finishing',
+      'Importing bolagsverket: 3 000 000 rows · indexes 3 of 17 · 0 s',
+    ]);
+    expect(draw(60)[2]).toBe('Importing bolagsverket: 3 000 000 rows · indexes 3 of 17');
+    expect(draw(50)[0]).toBe('Importing bolagsverket: 1 200 000 rows · 40 %');
+    expect(draw(40)).toEqual(['Importing bolagsverket: 1 200 000 rows', 'Importing bolagsverket: 3 000 000 rows', 'Importing bolagsverket: 3 000 000 rows']);
+    for (const line of draw(30)) expect([...line].length).toBeLessThanOrEqual(29);
+  });
+
   it('on a pipe, draws nothing', () => {
     const io = testIO({ tty: false });
     const progress = importProgress(io, 'Importing scb');
