@@ -128,7 +128,7 @@ describe.skipIf(!BUILT).each(stores)('an older file than the register took, on $
     writeFileSync(undated, fixture('bolagsverket-week1.txt'));
     const unchecked = await run(undated, 'bolagsverket');
     expect(unchecked.exitCode).toBe(0);
-    expect(unchecked.stderr).toContain(`Warning: ${undated} tells no date (neither its name nor a zip gives one), so it cannot be checked against the newest week this register took`);
+    expect(unchecked.stderr).toContain(`Warning: ${undated} tells no date (neither its name nor a zip gives one, or the one it gives is past tomorrow), so it cannot be checked against the newest week this register took`);
 
     // A register replaced by a generated one holds no source's week any more.
     const seeded = await bolag([...register, 'db', 'seed', '--replace', '--count', '100'], { env: cleanEnv({ BOLAG_HOME: join(dir, 'home') }) });

@@ -91,6 +91,18 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(companiesOfLast()).toBe(0);
   });
 
+  it('says an encrypted entry is encrypted (was yauzl\'s "options.decodeFileData !== false")', async () => {
+    const zip = await zipWith([['bolagsverket_bulkfil.txt', week1]], 'encrypted.zip');
+    const bytes = readFileSync(zip);
+    // The "encrypted" bit of the general purpose flags, in the local header and the central directory.
+    bytes[6] |= 1;
+    bytes[bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 8] |= 1;
+    writeFileSync(zip, bytes);
+    const r = await importInto('bolagsverket', zip);
+    expect(r.exitCode).toBe(1);
+    expect(errorLine(r.stderr)).toEqual([`error: bolagsverket_bulkfil.txt in ${zip} is encrypted; unpack it with its password and import the text file`]);
+  });
+
   it('names the file and says it is damaged when its compressed data is (was the inflater\'s own words)', async () => {
     const zip = await zipWith([['bolagsverket_bulkfil.txt', Buffer.concat([week1, week1, week1])]], 'deflated.zip');
     const bytes = readFileSync(zip);

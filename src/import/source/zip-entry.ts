@@ -36,6 +36,8 @@ export function openZipEntry(path: string): Promise<ZipEntryStream> {
         } catch (e) {
           return fail(e as Error);
         }
+        // yauzl's words ("entry is encrypted, and options.decodeFileData !== false") say neither.
+        if (entry.isEncrypted()) return fail(new Error(`${entry.fileName} in ${path} is encrypted; unpack it with its password and import the text file`));
         zip.openReadStream(entry, (e, raw) => {
           if (e || !raw) return fail(e ?? new Error(`cannot read ${entry.fileName}`));
           const stream = raw.pipe(checkedCrc(entry, path));

@@ -82,7 +82,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
         allowOlder: opts.allowOlder,
         onUndated: (newest) =>
           io.stderr.write(
-            `Warning: ${opts.file} tells no date (neither its name nor a zip gives one), so it cannot be checked against the newest week this register took (the ${newest.toISOString().slice(0, 16).replace('T', ' ')} UTC file): an older week would roll the changes since back. Import the zip to have it checked.\n`,
+            `Warning: ${opts.file} tells no date (neither its name nor a zip gives one, or the one it gives is past tomorrow), so it cannot be checked against the newest week this register took (the ${newest.toISOString().slice(0, 16).replace('T', ' ')} UTC file): an older week would roll the changes since back. Import the zip to have it checked.\n`,
           ),
         onError: (line, message, text) => errors.add(line, message, text),
         onProgress: (p) => {
@@ -128,7 +128,8 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
     }
     if (e instanceof ImportError) {
       const changed = source === 'ours' || opts.strict ? '; nothing was changed' : '';
-      throw new UsageError(`Import stopped at ${e.message}${changed}.`);
+      // A detail that asks ("is this the right file?") ends as it is.
+      throw new UsageError(`Import stopped at ${e.message}${changed}${/[.?!]$/.test(e.message) && !changed ? '' : '.'}`);
     }
     throw e;
   }
