@@ -91,6 +91,15 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(companiesOfLast()).toBe(0);
   });
 
+  it('refuses a line longer than any of the source\'s, asking whether it is the right file (once: no "?.")', async () => {
+    const file = join(dir, 'long-line.txt');
+    const header = week1.toString('utf8').split('\n')[0];
+    writeFileSync(file, `${header}\n"${'x'.repeat(5 << 20)}"\n`);
+    const r = await importInto('bolagsverket', file);
+    expect(r.exitCode).toBe(2);
+    expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/^error: Import stopped at line 2: is longer than 4 MiB, which no line of Bolagsverket's file is: is this the right file\?$/)]);
+  });
+
   it('says an encrypted entry is encrypted (was yauzl\'s "options.decodeFileData !== false")', async () => {
     const zip = await zipWith([['bolagsverket_bulkfil.txt', week1]], 'encrypted.zip');
     const bytes = readFileSync(zip);
