@@ -277,6 +277,7 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/line 1: this is SCB's file .*--source scb/)]);
     const back = await importInto('scb', join(FIXTURES, 'bolagsverket-week1.txt'));
     expect(back.exitCode).toBe(2);
+    expect(errorLine(back.stderr)).toEqual([expect.stringMatching(/line 1: this is Bolagsverket's file .*--source bolagsverket/)]);
   });
 
   it('refuses a file with a line longer than any of a source, at its line, in bounded memory', async () => {

@@ -41,7 +41,10 @@ export function parserFor(source: OpenDataSource, line: number, first: string): 
     if (changed) throw new ImportError(line, `the header is not Bolagsverket's as this version of bolag reads it: ${changed}. Its lines are read by position, so none was read`);
     return { parse: fitting(parseBolagsverketRow), header: isBolagsverketHeader(first), keyOf: bolagsverketKey, cheapKey: bolagsverketOrgKey, cheapPerson: isBolagsverketPerson };
   }
-  if (!isScbHeader(first)) throw new ImportError(line, "the first line is not the header of SCB's file (no PeOrgNr column)");
+  if (!isScbHeader(first)) {
+    const bolagsverket = isBolagsverketHeader(first) || bolagsverketKey(first) !== null;
+    throw new ImportError(line, bolagsverket ? "this is Bolagsverket's file (its header or lines name ORGNR-IDORG): import it with --source bolagsverket" : "the first line is not the header of SCB's file (no PeOrgNr column)");
+  }
   let cols: ScbColumns;
   try {
     cols = scbColumns(first);
