@@ -118,6 +118,15 @@ describe('Bolagsverket lines', () => {
     expect(cleanText('null')).toBe('');
   });
 
+  it('drops marks that reorder or hide text, and keeps the joiners that shape letters', () => {
+    expect(cleanText('Omvänd \u202egnp.exe\u202c AB')).toBe('Omvänd gnp.exe AB');
+    expect(cleanText('Noll\u200bbredd\u2060 \u2066Isolat\u2069 AB\ufeff')).toBe('Nollbredd Isolat AB');
+    expect(cleanText('Familj \u{1F468}\u200d\u{1F469} AB')).toBe('Familj \u{1F468}\u200d\u{1F469} AB');
+    // A line holding one takes the cleaning path for its fields.
+    expect(textCleanerFor('"Omvänd \u202egnp.exe"')).toBe(cleanText);
+    expect(textCleanerFor('a\t\u202eb', true)).toBe(cleanText);
+  });
+
   it('cleans the fields of a line without control characters as cleanText does, testing the line once', () => {
     const fields = [' Exempel AB ', 'null', 'NULL', '', undefined, ' \u00A0a\u2003', 'Kon\u0000troll'];
     for (const [line, tabs] of [['plain line', false], ['a\tb', true], ['a\u0000b', false], ['a\u0000b', true], ['a\rb', true]] as const) {
