@@ -1,5 +1,6 @@
 // The bash completion script (bash 4+), generated from the command model.
 import { flatten, type CommandSpec } from './model.js';
+import { pathFunctions } from './path-functions.js';
 
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
@@ -63,19 +64,7 @@ ${valuesCase}
   esac
 }
 
-_bolag_takes_path() {
-  case "$1|$2" in
-${pathCase}
-  esac
-  return 1
-}
-
-_bolag_arg_is_path() {
-  case "$1" in
-${argPaths}
-  esac
-  return 1
-}
+${pathFunctions(pathCase, argPaths)}
 
 _bolag_args() {
   case "$1" in

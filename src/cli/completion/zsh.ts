@@ -1,6 +1,7 @@
 // The zsh completion script, generated from the command model (same logic as bash, with
 // descriptions shown beside commands and options).
 import { flatten, type CommandSpec } from './model.js';
+import { pathFunctions } from './path-functions.js';
 
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 /** `_describe` splits "name:description" at the first unescaped colon. */
@@ -57,19 +58,7 @@ ${takesCase}
   return 1
 }
 
-_bolag_takes_path() {
-  case "$1|$2" in
-${pathCase}
-  esac
-  return 1
-}
-
-_bolag_arg_is_path() {
-  case "$1" in
-${argPaths}
-  esac
-  return 1
-}
+${pathFunctions(pathCase, argPaths)}
 
 _bolag_values() {
   reply=()
