@@ -40,8 +40,8 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   }
   // Before any row, in its own commit: whatever becomes of this import, no first start seeds this register.
   const marked = await markImportedIfEmpty(store, source);
-  // Whether the file got as far as its lines: one that fails after (a zip entry whose checksum
-  // is wrong at its end) failed as an import, and leaves the register to imports.
+  // Whether the file got as far as its lines: one that fails after that (the database gone, say)
+  // failed as an import, and leaves the register to imports.
   let linesRead = false;
   // Ctrl-C: the import stops after the batch it is on, and that batch's transaction is rolled back.
   const stopIfInterrupted = () => {
