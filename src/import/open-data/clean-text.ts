@@ -8,10 +8,11 @@ const SPACING = /[\t\r\n]+/g;
 // the word joiner, a BOM inside a field. In a name "Omvänd \u202egnp.exe" shows as "exe.png"
 // wherever the API's JSON is shown; no source writes them as part of a name. (Joiners that
 // shape letters or emoji, and the left-to-right and right-to-left marks, stay.)
-const INVISIBLE = /[\u200B\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
+const MARKS = '\\u200B\\u202A-\\u202E\\u2060\\u2066-\\u2069\\uFEFF';
+const INVISIBLE = new RegExp(`[${MARKS}]`, 'g');
 
-const UNCLEAN = /[\u0000-\u001F\u007F\u200B\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
-const UNCLEAN_BUT_TAB = /[\u0000-\u0008\u000A-\u001F\u007F\u200B\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/;
+const UNCLEAN = new RegExp(`[\\u0000-\\u001F\\u007F${MARKS}]`);
+const UNCLEAN_BUT_TAB = new RegExp(`[\\u0000-\\u0008\\u000A-\\u001F\\u007F${MARKS}]`);
 
 export function cleanText(raw: string | undefined): string {
   if (raw === undefined) return '';
@@ -20,8 +21,8 @@ export function cleanText(raw: string | undefined): string {
 
 /**
  * The cleaner for the fields of one line: when the whole line holds no control character nor
- * invisible mark (most do not), none of its fields needs the test that cleanText makes of each. `tabSeparated`: the tabs
- * between fields do not count (no field holds one).
+ * invisible mark (most do not), none of its fields needs the test that cleanText makes of each.
+ * `tabSeparated`: the tabs between fields do not count (no field holds one).
  */
 export function textCleanerFor(line: string, tabSeparated = false): (raw: string | undefined) => string {
   return (tabSeparated ? UNCLEAN_BUT_TAB : UNCLEAN).test(line) ? cleanText : plainText;

@@ -42,7 +42,8 @@ function isAbandoned(folder: string): boolean {
   } catch {
     // No maker named: made by an older version, or being made right now.
     try {
-      return statSync(folder).isDirectory() && Date.now() - statSync(folder).mtimeMs > UNNAMED_GRACE_MS;
+      const stat = statSync(folder);
+      return stat.isDirectory() && Date.now() - stat.mtimeMs > UNNAMED_GRACE_MS;
     } catch {
       return false;
     }
