@@ -25,7 +25,6 @@ export class ImportErrorLog {
    */
   constructor(
     private readonly path: string | undefined,
-    private readonly strict = false,
     kept: { file?: string; register?: string } = {},
   ) {
     let fd: number | undefined;
@@ -65,9 +64,8 @@ export class ImportErrorLog {
   summary(): string[] {
     if (this.count === 0) return [];
     const more = this.count > this.first.length ? [`  … and ${this.count - this.first.length} more${this.file ? '' : ' (--errors FILE lists them all)'}`] : [];
-    const fate = this.strict ? 'the import was stopped at the first (--strict)' : 'they were left out';
     const lost = this.failed ? [`  (--errors ${this.path} could not be written to the end: ${this.failed})`] : [];
-    return [`${this.count} line(s) could not be read; ${fate}:`, ...this.first.map((f) => f.text), ...more, ...lost];
+    return [`${this.count} line(s) could not be read; they were left out:`, ...this.first.map((f) => f.text), ...more, ...lost];
   }
 
   close(): Promise<void> {

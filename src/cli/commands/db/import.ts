@@ -29,7 +29,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
   // Opened first: a path that cannot be written stops the command before the register is touched.
   const register = (await opts.factory.storeTarget()).location.dbPath;
   const kept = { file: opts.file, register: register === ':memory:' ? undefined : register };
-  const openData = source === 'ours' ? null : { source, errors: new ImportErrorLog(opts.errorsFile, opts.strict, kept) };
+  const openData = source === 'ours' ? null : { source, errors: new ImportErrorLog(opts.errorsFile, kept) };
   const { store } = await openDbStore(opts);
   const { io } = opts.factory;
   if (await seedingCutShort(store)) {
@@ -110,7 +110,8 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
     } finally {
       progress.done();
       await errors.close();
-      for (const line of errors.summary()) io.stderr.write(`${line}\n`);
+      // Under --strict the first unreadable line stops the import, and the error says which.
+      if (!opts.strict) for (const line of errors.summary()) io.stderr.write(`${line}\n`);
     }
   } catch (e) {
     // A file refused as a whole (at its first line, a zip that cannot be read, no usable lines):
