@@ -68,7 +68,7 @@ export async function buildApp(store: Store, options: ServerOptions = {}): Promi
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     try {
-      done(null, parseJsonBody(body as string, req.headers['content-type']));
+      done(null, parseJsonBody(body as string, req.headers['content-type'], req.headers['content-encoding']));
     } catch (e) {
       done(e as Error, undefined);
     }

@@ -19,12 +19,18 @@ declare module 'fastify' {
   }
 }
 
-// The scheme's name is case-insensitive (RFC 9110 §11.1): `bearer <key>` is a key too.
-const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/]+=*)$/i;
+// The scheme's name is case-insensitive and followed by one or more spaces (RFC 9110 §11.1, §11.4):
+// `bearer  <key>` is a key too.
+const BEARER = /^Bearer +([A-Za-z0-9_\-.~+/]+=*)$/i;
 /** A 401 says how to authenticate (RFC 9110 §11.6.1; RFC 6750 §3 for a key that is refused). */
 const CHALLENGE = 'Bearer realm="bolag"';
 
 export async function authenticate(store: Store, request: FastifyRequest): Promise<Principal> {
+  // Node keeps the first of two Authorization headers and drops the other: a request that sends
+  // two keys is refused rather than answered as whichever came first.
+  if (authorizationHeaders(request.raw.rawHeaders) > 1) {
+    throw new ApiError('unauthorized', 'Send one Authorization header, not several.', undefined, { 'WWW-Authenticate': CHALLENGE });
+  }
   const header = request.headers.authorization;
   const match = header ? BEARER.exec(header) : null;
   if (!match) throw new ApiError('unauthorized', 'Send an API key as "Authorization: Bearer <key>".', undefined, { 'WWW-Authenticate': CHALLENGE });
@@ -40,6 +46,12 @@ export async function authenticate(store: Store, request: FastifyRequest): Promi
   return principal;
 }
 
+function authorizationHeaders(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 13 && raw[i].toLowerCase() === 'authorization') n++;
+  return n;
+}
+
 export function requireScope(principal: Principal, scope: Scope): void {
   if (!principal.key.scopes.includes(scope)) {
     throw new ApiError('insufficient_scope', `This API key lacks the scope ${scope}.`);
@@ -53,11 +65,13 @@ export function requirePlanWithWebhooks(principal: Principal): void {
 }
 
 /**
- * The preHandler of every authenticated route: authenticate, count the request against the
+ * The onRequest hook of every authenticated route: authenticate, count the request against the
  * key's rate limit, check the scope. The principal is left on the request.
  */
 export function guard(ctx: ServerContext, scope: Scope) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // An answer to a key is that account's (a webhook's secret, its exports' links): no cache keeps it.
+    reply.header('Cache-Control', 'no-store');
     const principal = await authenticate(ctx.store, request);
     if (ctx.rateLimiter) reply.headers(await ctx.rateLimiter.hit(principal.key.id));
     requireScope(principal, scope);

@@ -20,7 +20,15 @@ const HALF_SURROGATE = /\p{Cs}/u;
 /** The `charset` parameter of a Content-Type, unquoted. */
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 
-export function parseJsonBody(body: string, contentType: string | undefined = undefined): unknown {
+export function parseJsonBody(body: string, contentType: string | undefined = undefined, contentEncoding: string | undefined = undefined): unknown {
+  // A compressed body is not read: parsed as it came, gzip's bytes were answered 400 "not valid
+  // JSON", and a Content-Encoding on plain JSON was taken as if it were not there.
+  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') {
+    throw new ApiError(
+      'unsupported_media_type',
+      `The body is sent with Content-Encoding: ${contentEncoding.slice(0, 40)}; send it uncompressed, with no Content-Encoding.`,
+    );
+  }
   if (body === '') return undefined;
   // JSON is UTF-8 (RFC 8259) and is read as such: a body declared in another charset would be
   // stored as other text than its sender meant (Latin-1's å read as UTF-8 is U+FFFD).

@@ -77,6 +77,35 @@ describe('POST /exports', () => {
     }
   });
 
+  it('refuses a compressed body with 415, and plain JSON sent as compressed too', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const json = JSON.stringify({ format: 'csv', filters: { county: '14' } });
+    for (const [encoding, body] of [['gzip', gzipSync(json)], ['br', json]] as const) {
+      const res = await http(`${t.url}/exports`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json', 'content-encoding': encoding }, body });
+      const answer = (await res.json()) as { error: { code: string; message: string } };
+      expect([res.status, answer.error.code], encoding).toEqual([415, 'unsupported_media_type']);
+      expect(answer.error.message).toContain(`Content-Encoding: ${encoding}; send it uncompressed`);
+    }
+    const identity = await http(`${t.url}/exports`, { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json', 'content-encoding': 'identity' }, body: json });
+    expect(identity.status).toBe(202);
+  });
+
+  it('checks the key and its scope before the body: no key, or a key without exports:create, is 401/403 whatever the body', async () => {
+    const readOnly = await t.keyFor('reader-body', ['exports:read']);
+    const bodies: [string, string | Buffer][] = [
+      ['text/plain', 'x'],
+      ['application/json', '{bad'],
+      ['application/json', Buffer.alloc(1_100_000, 0x20)],
+    ];
+    for (const [contentType, body] of bodies) {
+      for (const [key, status, code] of [[null, 401, 'unauthorized'], ['bk_not-a-key', 401, 'unauthorized'], [readOnly, 403, 'insufficient_scope']] as const) {
+        const res = await http(`${t.url}/exports`, { method: 'POST', headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': contentType }, body });
+        const answer = (await res.json()) as { error: { code: string } };
+        expect([res.status, answer.error.code], `${contentType} ${String(body).slice(0, 10)} ${key}`).toEqual([status, code]);
+      }
+    }
+  });
+
   it('needs exports:create', async () => {
     const readOnly = await t.keyFor('reader', ['exports:read']);
     const r = await api(t, readOnly, 'POST', '/exports', { format: 'csv' });

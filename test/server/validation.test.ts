@@ -143,6 +143,28 @@ describe('authentication and scopes', () => {
     }
   });
 
+  it('takes one or more spaces after the scheme (RFC 9110 §11.4), and refuses two Authorization headers', async () => {
+    expect((await get(s, '/companies?limit=1', null, { authorization: `Bearer   ${s.key}` })).status).toBe(200);
+    // Node keeps the first of two such headers: a request with two keys was answered as the first.
+    const { request } = await import('node:http');
+    const twice = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const url = new URL(`${s.url}/companies?limit=1`);
+      const req = request(url, { headers: ['host', url.host, 'authorization', `Bearer ${s.key}`, 'authorization', 'Bearer bk_revoked'] }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect([twice.status, twice.body.error.code, twice.body.error.message]).toEqual([401, 'unauthorized', 'Send one Authorization header, not several.']);
+  });
+
+  it('no cache keeps an answer to a key, nor a refusal', async () => {
+    expect((await get(s, '/companies?limit=1', s.key)).headers.get('cache-control')).toBe('no-store');
+    expect((await get(s, '/companies?limit=1', null)).headers.get('cache-control')).toBe('no-store');
+  });
+
   it('403 insufficient_scope for a key without companies:read, on every read route', async () => {
     const key = await s.keyFor(['exports:create']);
     expectError(await get(s, '/companies', key), 403, 'insufficient_scope');

@@ -29,7 +29,7 @@ export function companyRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const { store, signer } = ctx;
   const readCompanies = guard(ctx, 'companies:read');
 
-  app.get('/companies', { preHandler: readCompanies }, async (request, reply) => {
+  app.get('/companies', { onRequest: readCompanies }, async (request, reply) => {
     const query = toSearchQuery(parseQuery(SEARCH_QUERY_SCHEMA, request.query));
     let after = null;
     if (query.cursor !== undefined) {
@@ -53,7 +53,7 @@ export function companyRoutes(app: FastifyInstance, ctx: ServerContext): void {
     };
   });
 
-  app.get<{ Params: { id: string } }>('/companies/:id', { preHandler: readCompanies }, async (request) => {
+  app.get<{ Params: { id: string } }>('/companies/:id', { onRequest: readCompanies }, async (request) => {
     const opts = parseQuery(ONE_COMPANY_QUERY, request.query);
     if (opts.expand && opts.expand.length > 1) throw new ApiError('invalid_parameter', 'Invalid expand: takes one value.', 'expand');
     const company = await store.companies.get(request.params.id, { expand: opts.expand });
@@ -61,7 +61,7 @@ export function companyRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return { data: pickFields(company, opts.fields), meta: { request_id: request.id } };
   });
 
-  app.get('/categories', { preHandler: readCompanies }, async (request) => {
+  app.get('/categories', { onRequest: readCompanies }, async (request) => {
     parseQuery(NO_QUERY, request.query);
     return {
       data: CATEGORIES.map((c) => ({ slug: c.slug, name: c.name, parent: c.parent, sni_prefixes: [...c.sni_prefixes] })),

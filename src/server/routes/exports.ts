@@ -34,7 +34,7 @@ function linkQuery(query: unknown): z.output<typeof LINK_QUERY> {
 export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
   const { store, signer } = ctx;
 
-  api.post('/exports', { preHandler: guard(ctx, 'exports:create') }, async (request, reply) => {
+  api.post('/exports', { onRequest: guard(ctx, 'exports:create') }, async (request, reply) => {
     const { account } = principalOf(request);
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const valid = validateExportRequest(request.body);
@@ -61,7 +61,7 @@ export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
 
   const readExports = guard(ctx, 'exports:read');
 
-  api.get('/exports', { preHandler: readExports }, async (request) => {
+  api.get('/exports', { onRequest: readExports }, async (request) => {
     const { account } = principalOf(request);
     const query = parseQuery(LIST_QUERY, request.query);
     const limit = query.limit ?? LIMITS.limitDefault;
@@ -80,7 +80,7 @@ export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
     };
   });
 
-  api.get<{ Params: { id: string } }>('/exports/:id', { preHandler: readExports }, async (request) => {
+  api.get<{ Params: { id: string } }>('/exports/:id', { onRequest: readExports }, async (request) => {
     const { account } = principalOf(request);
     parseQuery(z.strictObject({}), request.query);
     const e = mayNameRow(request.params.id) ? await store.exports.get(account.id, request.params.id) : null;

@@ -38,7 +38,7 @@ const NO_BODY = z.strictObject({});
 export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
   const { store } = ctx;
   const manage = guard(ctx, 'webhooks:manage');
-  const preHandler = async (request: FastifyRequest, reply: Parameters<typeof manage>[1]) => {
+  const guarded = async (request: FastifyRequest, reply: Parameters<typeof manage>[1]) => {
     await manage(request, reply);
     requirePlanWithWebhooks(principalOf(request));
   };
@@ -68,7 +68,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     if (body !== undefined && body !== null) parseBody(NO_BODY, body);
   }
 
-  api.post('/webhooks', { preHandler }, async (request, reply) => {
+  api.post('/webhooks', { onRequest: guarded }, async (request, reply) => {
     const { account } = principalOf(request);
     const input = parseBody(WebhookCreateSchema, request.body);
     mayReceive(request, input.events);
@@ -97,7 +97,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
 
   // A list response pages as the others do (spec §2.2); by default a page holds as many as an
   // account may have (100), so most accounts see every webhook at once.
-  api.get('/webhooks', { preHandler }, async (request) => {
+  api.get('/webhooks', { onRequest: guarded }, async (request) => {
     const query = parseQuery(PAGE_QUERY, request.query);
     const { account } = principalOf(request);
     const limit = query.limit ?? LIMITS.limitMax;
@@ -115,12 +115,12 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     };
   });
 
-  api.get<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
+  api.get<{ Params: { id: string } }>('/webhooks/:id', { onRequest: guarded }, async (request) => {
     parseQuery(z.strictObject({}), request.query);
     return { data: presentWebhook(await own(request)), meta: meta(request) };
   });
 
-  api.patch<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
+  api.patch<{ Params: { id: string } }>('/webhooks/:id', { onRequest: guarded }, async (request) => {
     const webhook = await own(request);
     const input = parseBody(WebhookUpdateSchema, request.body);
     // What it receives now counts too: narrowing an export webhook's events first, then moving
@@ -139,14 +139,14 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     return { data: presentWebhook({ ...webhook, ...patch }), meta: meta(request) };
   });
 
-  api.delete<{ Params: { id: string } }>('/webhooks/:id', { preHandler }, async (request) => {
+  api.delete<{ Params: { id: string } }>('/webhooks/:id', { onRequest: guarded }, async (request) => {
     const webhook = await own(request);
     await store.webhooks.delete(webhook.account_id, webhook.id);
     webhookSignals(store).changes.notify(webhook.id);
     return { data: { id: webhook.id, deleted: true }, meta: meta(request) };
   });
 
-  api.post<{ Params: { id: string } }>('/webhooks/:id/rotate-secret', { preHandler }, async (request) => {
+  api.post<{ Params: { id: string } }>('/webhooks/:id/rotate-secret', { onRequest: guarded }, async (request) => {
     noBody(request.body);
     const webhook = await own(request);
     mayReceive(request, webhook.events);
@@ -161,7 +161,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     return { data: presentWebhook({ ...webhook, ...patch }, { withSecret: true, now }), meta: meta(request) };
   });
 
-  api.post<{ Params: { id: string } }>('/webhooks/:id/test', { preHandler }, async (request, reply) => {
+  api.post<{ Params: { id: string } }>('/webhooks/:id/test', { onRequest: guarded }, async (request, reply) => {
     noBody(request.body);
     const webhook = await own(request);
     if (webhook.status === 'disabled') {
@@ -179,7 +179,7 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     return { data: { webhook_id: webhook.id, event_id: event.id, type: event.type }, meta: meta(request) };
   });
 
-  api.get<{ Params: { id: string } }>('/webhooks/:id/deliveries', { preHandler }, async (request) => {
+  api.get<{ Params: { id: string } }>('/webhooks/:id/deliveries', { onRequest: guarded }, async (request) => {
     const query = parseQuery(PAGE_QUERY, request.query);
     const webhook = await own(request);
     const limit = query.limit ?? LIMITS.limitDefault;
