@@ -3,7 +3,7 @@
 // diacritic-insensitive, county and municipality by name or code, category with its
 // subcategories, sni and postal_code as prefixes, org_nr with or without the hyphen.
 import { ApiError } from '../core/errors.js';
-import { normalizeOrgNr } from '../core/orgnr.js';
+import { isValidOrgNr, normalizeOrgNr } from '../core/orgnr.js';
 import { resolveCategory, resolveCounty, resolveMunicipality } from '../core/place-names.js';
 import { FILTER_PARAMS } from '../core/search-params.js';
 import { fold, quoted, splitList } from '../core/text.js';
@@ -28,6 +28,8 @@ function canonicalValues(key: WebhookFilterKey, values: readonly string[]): { ok
     for (const item of values.flatMap(splitList)) {
       const digits = orgNrItem(item);
       if (digits === null) return { ok: false, message: `has an unknown value ${quoted(item)}; expected an org_nr NNNNNN-NNNN` };
+      // No company in the register has a number whose check digit is wrong: a typo, never a match.
+      if (!isValidOrgNr(digits)) return { ok: false, message: `has ${quoted(item)}, whose check digit is wrong (a typo?); no organisation number has it` };
       if (!out.includes(digits)) out.push(digits);
     }
     return out.length ? { ok: true, values: out } : { ok: false, message: 'must not be empty' };

@@ -48,7 +48,7 @@ describe('webhook filters', () => {
       { category: ['skogsbruk'] },
       { sni: ['63'] },
       { employees_class: ['0'] },
-      { org_nr: ['5560000002'] },
+      { org_nr: ['5560000019'] },
       { county: ['01'], status: ['konkurs'] },
     ];
     for (const f of no) expect(compileFilters(validateFilters(f))(subject), JSON.stringify(f)).toBe(false);
@@ -77,6 +77,7 @@ describe('webhook filters', () => {
       ['status', 'sleepy'],
       ['employees_class', '7-8'],
       ['org_nr', '12345'],
+      ['org_nr', '556000-0002'], // a wrong check digit: no organisation has it
     ] as const) {
       try {
         validateFilters({ [key]: [value] });
