@@ -40,14 +40,34 @@ export interface KeyResponse {
  */
 export type CreateOutcome = 'created' | 'taken_over' | 'at_limit';
 
-export interface ExportRepository {
+/** A job to queue with the row that it works on (in the same transaction). */
+export interface NewJob {
+  kind: string;
+  payload: Record<string, unknown>;
+  key?: string;
+}
+
+export interface CreateExportOptions {
   /**
-   * Stores an export. With `response`, the account's reservation of that key gets the response
-   * in the same transaction, so a crash leaves both or neither (a retry replays, or creates it
-   * once). With `maxUnfinished`, the account's queued and running exports are counted in the
-   * same transaction, serialised per account across processes, so the limit holds under races.
+   * The account's reservation of an Idempotency-Key gets this response in the same transaction,
+   * so a crash leaves both or neither (a retry replays, or creates it once).
    */
-  create(e: StoredExport, response?: KeyResponse, maxUnfinished?: number): Promise<CreateOutcome>;
+  response?: KeyResponse;
+  /**
+   * The account's queued and running exports are counted in the same transaction, serialised
+   * per account across processes, so the limit holds under races.
+   */
+  maxUnfinished?: number;
+  /**
+   * The job that runs the export, queued in the same transaction: no worker finds the job before
+   * the row, and a refused or interrupted create leaves no job behind.
+   */
+  job?: NewJob;
+}
+
+export interface ExportRepository {
+  /** Stores an export (and with `opts`, what goes with it; see CreateExportOptions). */
+  create(e: StoredExport, opts?: CreateExportOptions): Promise<CreateOutcome>;
   /** The account's exports queued or running. */
   countUnfinished(accountId: string): Promise<number>;
   get(accountId: string, id: string): Promise<StoredExport | null>;

@@ -124,7 +124,7 @@ describe('Idempotency-Key', () => {
     // One transaction: the export and the key's response are there together.
     const now = new Date();
     expect(await repo.reserveIdempotencyKey('acct_kept', 'k-kept', hash, now)).toBeNull();
-    expect(await repo.create(exportRow('exp_kept'), { key: 'k-kept', reservedAt: now.toISOString(), status: 202, body: { data: { id: 'exp_kept' } } })).toBe('created');
+    expect(await repo.create(exportRow('exp_kept'), { response: { key: 'k-kept', reservedAt: now.toISOString(), status: 202, body: { data: { id: 'exp_kept' } } } })).toBe('created');
     expect(await repo.getById('exp_kept')).not.toBeNull();
     expect(await repo.reserveIdempotencyKey('acct_kept', 'k-kept', hash, new Date())).toMatchObject({ status_code: 202, response: { data: { id: 'exp_kept' } } });
 
@@ -137,7 +137,7 @@ describe('Idempotency-Key', () => {
     const retried = await api(t, k, 'POST', '/exports', body, { 'idempotency-key': 'k-stalled' });
     expect(retried.status).toBe(202);
     const stalled = { ...exportRow('exp_stalled'), account_id: account.id };
-    expect(await repo.create(stalled, { key: 'k-stalled', reservedAt: stalledAt.toISOString(), status: 202, body: { data: { id: 'exp_stalled' } } })).toBe('taken_over');
+    expect(await repo.create(stalled, { response: { key: 'k-stalled', reservedAt: stalledAt.toISOString(), status: 202, body: { data: { id: 'exp_stalled' } } } })).toBe('taken_over');
     expect(await repo.getById('exp_stalled')).toBeNull();
     expect(await exportIds(k)).toEqual([retried.body.data.id]);
     const replay = await api(t, k, 'POST', '/exports', body, { 'idempotency-key': 'k-stalled' });

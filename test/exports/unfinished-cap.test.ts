@@ -39,6 +39,9 @@ it("refuses an account's export past its cap of unfinished ones with 429, also w
   }
   const listed = await api(t, t.key, 'GET', `/exports?limit=${max + 10}`);
   expect(listed.body.data).toHaveLength(max);
+  // Those refused in the race (past the first count, at the one in the create's transaction)
+  // left no job behind either: one job an export.
+  expect(await queuedJobs()).toBe(max);
 
   // Another account has its own.
   expect((await create(other)).status).toBe(202);

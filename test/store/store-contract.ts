@@ -169,30 +169,52 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       // Finished ones do not count.
       await s.exports.create(exp('exp_cap_done', 'acct_cap', 'completed'));
       await s.exports.create(exp('exp_cap_failed', 'acct_cap', 'failed'));
-      const made = await Promise.all(Array.from({ length: 12 }, (_, i) => s.exports.create(exp(`exp_cap_${i}`, 'acct_cap'), undefined, 3)));
+      const made = await Promise.all(Array.from({ length: 12 }, (_, i) => s.exports.create(exp(`exp_cap_${i}`, 'acct_cap'), { maxUnfinished: 3 })));
       expect(made.filter((o) => o === 'created')).toHaveLength(3);
       expect(made.filter((o) => o === 'at_limit')).toHaveLength(9);
       expect(await s.exports.list('acct_cap', 100)).toHaveLength(5);
       expect(await s.exports.countUnfinished('acct_cap')).toBe(3);
       expect(await s.exports.countUnfinished('acct_none')).toBe(0);
       // Another account's cap is its own; without a cap, nothing is counted.
-      expect(await s.exports.create(exp('exp_cap_other', 'acct_other'), undefined, 3)).toBe('created');
+      expect(await s.exports.create(exp('exp_cap_other', 'acct_other'), { maxUnfinished: 3 })).toBe('created');
       expect(await s.exports.create(exp('exp_cap_free', 'acct_cap'))).toBe('created');
-      expect(await s.exports.create(exp('exp_cap_over', 'acct_cap'), undefined, 4)).toBe('at_limit');
+      expect(await s.exports.create(exp('exp_cap_over', 'acct_cap'), { maxUnfinished: 4 })).toBe('at_limit');
       // A running one counts; one that has finished makes room again.
       const [running, ...rest] = (await s.exports.list('acct_cap', 100)).filter((e) => e.status === 'queued');
       expect(await s.exports.start(running.id)).toBe(true);
-      expect(await s.exports.create(exp('exp_cap_still_over', 'acct_cap'), undefined, 4)).toBe('at_limit');
+      expect(await s.exports.create(exp('exp_cap_still_over', 'acct_cap'), { maxUnfinished: 4 })).toBe('at_limit');
       await s.exports.update(rest[0].id, { status: 'failed' });
-      expect(await s.exports.create(exp('exp_cap_again', 'acct_cap'), undefined, 4)).toBe('created');
+      expect(await s.exports.create(exp('exp_cap_again', 'acct_cap'), { maxUnfinished: 4 })).toBe('created');
       // With an Idempotency-Key's reservation taken over, nothing is written either.
       const now = new Date();
       expect(await s.exports.reserveIdempotencyKey('acct_other', 'k1', 'h1', now)).toBeNull();
       const gone = { key: 'k1', reservedAt: new Date(now.getTime() - 1000).toISOString(), status: 202, body: {} };
-      expect(await s.exports.create(exp('exp_cap_taken', 'acct_other'), gone, 3)).toBe('taken_over');
+      expect(await s.exports.create(exp('exp_cap_taken', 'acct_other'), { response: gone, maxUnfinished: 3 })).toBe('taken_over');
       expect(await s.exports.get('acct_other', 'exp_cap_taken')).toBeNull();
       const mine = { ...gone, reservedAt: now.toISOString() };
-      expect(await s.exports.create(exp('exp_cap_kept', 'acct_other'), mine, 3)).toBe('created');
+      expect(await s.exports.create(exp('exp_cap_kept', 'acct_other'), { response: mine, maxUnfinished: 3 })).toBe('created');
+    }));
+
+    it('exports: the job that runs one is queued with its row, and not at all when the create is refused', withStore(async (s) => {
+      const exp = (id: string): StoredExport => ({
+        id, account_id: 'acct_job', status: 'queued', format: 'csv', filters: {}, fields: null,
+        estimated_rows: 1, row_count: null, files: [], created_at: new Date().toISOString(), completed_at: null, expires_at: null, error: null,
+      });
+      const job = (id: string) => ({ kind: 'export.run', payload: { export_id: id }, key: `export.run:${id}` });
+      expect(await s.exports.create(exp('exp_job_1'), { maxUnfinished: 1, job: job('exp_job_1') })).toBe('created');
+      // Refused at the cap, and refused with a reservation taken over: no row, no job.
+      expect(await s.exports.create(exp('exp_job_2'), { maxUnfinished: 1, job: job('exp_job_2') })).toBe('at_limit');
+      const gone = { key: 'k-job', reservedAt: new Date(Date.now() - 1000).toISOString(), status: 202, body: {} };
+      expect(await s.exports.reserveIdempotencyKey('acct_job', 'k-job', 'h', new Date())).toBeNull();
+      expect(await s.exports.create(exp('exp_job_3'), { response: gone, job: job('exp_job_3') })).toBe('taken_over');
+      // Without a cap or a key, the job still comes with the row.
+      expect(await s.exports.create(exp('exp_job_4'), { job: job('exp_job_4') })).toBe('created');
+      const claimed: string[] = [];
+      for (let j = await s.jobs.claim(['export.run'], 60_000); j; j = await s.jobs.claim(['export.run'], 60_000)) {
+        claimed.push(String(j.payload.export_id));
+        await s.jobs.complete(j);
+      }
+      expect(claimed.sort()).toEqual(['exp_job_1', 'exp_job_4']);
     }));
 
     it('webhooks: per account, subscriptions, deliveries', withStore(async (s) => {

@@ -1,6 +1,7 @@
 import type { BolagEvent } from '../../core/events.js';
-import type { CreateOutcome, ExportRepository, IdempotencyEntry, StoredExport, KeyResponse } from '../exports.js';
+import type { CreateExportOptions, CreateOutcome, ExportRepository, IdempotencyEntry, StoredExport } from '../exports.js';
 import type { PgDb, Queryable } from './database.js';
+import { insertJob } from './job-queue.js';
 
 const JSON_COLUMNS = new Set(['filters', 'fields', 'files', 'error']);
 const COLUMNS = ['id', 'account_id', 'status', 'format', 'filters', 'fields', 'estimated_rows', 'row_count', 'files', 'created_at', 'completed_at', 'expires_at', 'error'];
@@ -34,10 +35,11 @@ async function countUnfinished(q: Queryable, accountId: string): Promise<number>
 export class PgExportRepository implements ExportRepository {
   constructor(private readonly db: PgDb) {}
 
-  async create(e: StoredExport, response?: KeyResponse, maxUnfinished?: number): Promise<CreateOutcome> {
+  async create(e: StoredExport, opts: CreateExportOptions = {}): Promise<CreateOutcome> {
+    const { response, maxUnfinished, job } = opts;
     const { names, values } = columns(e);
     const insert = `INSERT INTO exports (id, ${names.join(', ')}) VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')})`;
-    if (!response && maxUnfinished === undefined) {
+    if (!response && maxUnfinished === undefined && !job) {
       await this.db.query(insert, [e.id, ...values]);
       return 'created';
     }
@@ -56,6 +58,7 @@ export class PgExportRepository implements ExportRepository {
         if (kept.rowCount !== 1) return 'taken_over';
       }
       await client.query(insert, [e.id, ...values]);
+      if (job) await insertJob(client, job.kind, job.payload, { key: job.key });
       return 'created';
     });
   }

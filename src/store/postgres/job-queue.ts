@@ -27,6 +27,18 @@ const newLeases = (n: number): string[] => {
 };
 const CURRENT = "id = $1 AND lease = $2 AND state = 'queued'";
 
+/** Queues a job on `q` (the pool, or the client of a transaction that writes what the job works on). */
+export async function insertJob(q: Queryable, kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; key?: string } = {}): Promise<string> {
+  const id = newId('job');
+  const r = await q.query<{ id: string }>(
+    `INSERT INTO jobs (id, kind, payload, key, state, run_at) VALUES ($1, $2, $3, $4, 'queued', $5)
+     ON CONFLICT (key) DO NOTHING RETURNING id`,
+    [id, kind, JSON.stringify(payload), opts.key ?? null, opts.runAt ?? new Date()],
+  );
+  if (r.rows.length === 0 && opts.key) return (await q.query<{ id: string }>('SELECT id FROM jobs WHERE key = $1', [opts.key])).rows[0].id;
+  return id;
+}
+
 export class PgJobQueue implements JobQueue {
   constructor(
     private readonly db: PgDb,
@@ -35,14 +47,7 @@ export class PgJobQueue implements JobQueue {
   ) {}
 
   async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; key?: string } = {}): Promise<string> {
-    const id = newId('job');
-    const r = await this.db.query<{ id: string }>(
-      `INSERT INTO jobs (id, kind, payload, key, state, run_at) VALUES ($1, $2, $3, $4, 'queued', $5)
-       ON CONFLICT (key) DO NOTHING RETURNING id`,
-      [id, kind, JSON.stringify(payload), opts.key ?? null, opts.runAt ?? new Date()],
-    );
-    if (r.rows.length === 0 && opts.key) return (await this.db.query<{ id: string }>('SELECT id FROM jobs WHERE key = $1', [opts.key])).rows[0].id;
-    return id;
+    return insertJob(this.db, kind, payload, opts);
   }
 
   async enqueueMany(jobs: readonly { kind: string; payload: Record<string, unknown>; runAt?: Date; key?: string }[]): Promise<void> {

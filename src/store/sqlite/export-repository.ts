@@ -1,6 +1,8 @@
 import type { BolagEvent } from '../../core/events.js';
-import type { CreateOutcome, ExportRepository, IdempotencyEntry, StoredExport, KeyResponse } from '../exports.js';
+import type { CreateExportOptions, CreateOutcome, ExportRepository, IdempotencyEntry, StoredExport } from '../exports.js';
 import type { Db } from './database.js';
+import { insertJob } from './job-queue.js';
+import { statementCache } from './statements.js';
 import { writeTransaction } from './write-transaction.js';
 
 interface ExportRow {
@@ -38,13 +40,21 @@ function toColumns(e: Partial<StoredExport>): Record<string, unknown> {
 }
 
 export class SqliteExportRepository implements ExportRepository {
-  constructor(private readonly db: Db) {}
+  private readonly sql: ReturnType<typeof statementCache>;
 
-  async create(e: StoredExport, response?: KeyResponse, maxUnfinished?: number): Promise<CreateOutcome> {
+  constructor(private readonly db: Db) {
+    this.sql = statementCache(db);
+  }
+
+  async create(e: StoredExport, opts: CreateExportOptions = {}): Promise<CreateOutcome> {
+    const { response, maxUnfinished, job } = opts;
     const cols = toColumns(e);
     const names = Object.keys(cols);
-    const insert = () => this.db.prepare(`INSERT INTO exports (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
-    if (!response && maxUnfinished === undefined) {
+    const insert = () => {
+      this.db.prepare(`INSERT INTO exports (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(cols);
+      if (job) insertJob(this.sql, job.kind, job.payload, { key: job.key });
+    };
+    if (!response && maxUnfinished === undefined && !job) {
       insert();
       return 'created';
     }

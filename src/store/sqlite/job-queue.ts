@@ -23,6 +23,22 @@ type CandidateRow = JobRow & Record<string, unknown>;
 
 const newLease = () => randomBytes(12).toString('base64url');
 
+/** Queues a job (also inside a transaction that writes what the job works on). */
+export function insertJob(
+  sql: ReturnType<typeof statementCache>,
+  kind: string,
+  payload: Record<string, unknown>,
+  opts: { runAt?: Date; key?: string } = {},
+): string {
+  const id = newId('job');
+  const r = sql(
+    `INSERT INTO jobs (id, kind, payload, key, state, run_at, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)
+     ON CONFLICT (key) DO NOTHING`,
+  ).run(id, kind, JSON.stringify(payload), opts.key ?? null, (opts.runAt ?? new Date()).getTime(), new Date().toISOString());
+  if (r.changes === 0 && opts.key) return sql('SELECT id FROM jobs WHERE key = ?').pluck().get(opts.key) as string;
+  return id;
+}
+
 export class SqliteJobQueue implements JobQueue {
   private readonly sql: ReturnType<typeof statementCache>;
 
@@ -35,14 +51,7 @@ export class SqliteJobQueue implements JobQueue {
   }
 
   async enqueue(kind: string, payload: Record<string, unknown>, opts: { runAt?: Date; key?: string } = {}): Promise<string> {
-    const id = newId('job');
-    const r = this.sql(
-        `INSERT INTO jobs (id, kind, payload, key, state, run_at, created_at) VALUES (?, ?, ?, ?, 'queued', ?, ?)
-         ON CONFLICT (key) DO NOTHING`,
-      )
-      .run(id, kind, JSON.stringify(payload), opts.key ?? null, (opts.runAt ?? new Date()).getTime(), new Date().toISOString());
-    if (r.changes === 0 && opts.key) return this.sql('SELECT id FROM jobs WHERE key = ?').pluck().get(opts.key) as string;
-    return id;
+    return insertJob(this.sql, kind, payload, opts);
   }
 
   async claim(kinds: readonly string[], leaseMs: number): Promise<Job | null> {
