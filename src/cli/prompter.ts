@@ -35,11 +35,24 @@ export function createPrompter(io: IOStreams, why = 'this command'): Prompter {
   };
 }
 
+/**
+ * The answer, or CancelError for Ctrl-C and for the input ending (Ctrl-D, a closed terminal).
+ * On Ctrl-D the prompt's line reader closes and the prompt never settles: the process ran out of
+ * work and exited 0, and `bolag login` looked to a script as if it had saved a profile. A prompt
+ * still open when nothing else is left to run (beforeExit) is one that will never be answered.
+ */
 async function cancellable<T>(ask: () => Promise<T>): Promise<T> {
+  let unanswered: () => void = () => undefined;
+  const abandoned = new Promise<never>((_, reject) => {
+    unanswered = () => reject(new CancelError('Cancelled (the input ended).'));
+    process.once('beforeExit', unanswered);
+  });
   try {
-    return await ask();
+    return await Promise.race([ask(), abandoned]);
   } catch (error) {
     if ((error as Error | undefined)?.name === 'ExitPromptError') throw new CancelError('Cancelled.');
     throw error;
+  } finally {
+    process.removeListener('beforeExit', unanswered);
   }
 }
