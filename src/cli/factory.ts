@@ -96,6 +96,10 @@ export function createFactory(init: FactoryInit): Factory {
     const r = await resolved();
     if (r.kind === 'remote') return { baseUrl: r.baseUrl, apiKey: r.apiKey, local: false, profile: r.profile };
     const { startLocal } = await import('./local/start-local.js');
+    if (r.reason === 'unconfigured' && r.ignoredKey) {
+      const given = r.ignoredKey === 'flag' ? 'the --api-key given' : 'BOLAG_API_KEY';
+      init.io.stderr.write(`Warning: no service address is configured (--base-url, BOLAG_BASE_URL or a profile), so the local register answers and ${given} is not used.\n`);
+    }
     const local = await startLocal(init.io, { quiet: init.globals().quiet, env, target: await storeTarget() });
     cleanups.push(() => local.close());
     return { baseUrl: local.baseUrl, apiKey: local.apiKey, local: true };

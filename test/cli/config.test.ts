@@ -104,5 +104,22 @@ describe('resolveConnection', () => {
     const s = await store();
     expect(await resolveConnection({}, {}, async () => s)).toEqual({ kind: 'local', reason: 'unconfigured' });
     expect(await resolveConnection({ local: true, baseUrl: A }, { BOLAG_BASE_URL: B }, async () => s)).toEqual({ kind: 'local', reason: 'forced' });
+    // A key given with no address is not used, and the caller is told which one (it warns).
+    expect(await resolveConnection({ apiKey: 'k' }, {}, async () => s)).toEqual({ kind: 'local', reason: 'unconfigured', ignoredKey: 'flag' });
+    expect(await resolveConnection({}, { BOLAG_API_KEY: 'k' }, async () => s)).toEqual({ kind: 'local', reason: 'unconfigured', ignoredKey: 'env' });
+  });
+
+  it('refuses an empty --profile, and a profile with a key but no base_url, rather than answer from the local register', async () => {
+    const s = await store();
+    s.setProfile('keyonly', { api_key: 'k' });
+    const load = async () => s;
+    await expect(resolveConnection({ profile: '' }, {}, load)).rejects.toThrow(/Invalid profile name ""/);
+    // An empty environment variable is unset, as usual.
+    expect(await resolveConnection({}, { BOLAG_PROFILE: '' }, load)).toEqual({ kind: 'local', reason: 'unconfigured' });
+    await expect(resolveConnection({ profile: 'keyonly' }, {}, load)).rejects.toThrow(/"keyonly" has an API key but no base_url/);
+    s.setDefaultProfile('keyonly');
+    await expect(resolveConnection({}, {}, load)).rejects.toThrow(/"keyonly" has an API key but no base_url/);
+    // With an address from a flag, the profile's key is not sent there, and nothing is refused.
+    expect(await resolveConnection({ baseUrl: A }, {}, load)).toMatchObject({ kind: 'remote', baseUrl: A });
   });
 });

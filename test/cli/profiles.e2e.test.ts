@@ -36,7 +36,7 @@ describe.runIf(BUILT)('profiles', () => {
   it('login with flags saves the profile; search then uses it', async () => {
     const r = await bolag(['login', '--profile', 'test', '--base-url', s.url, '--api-key', s.key], { env });
     expect(r.exitCode).toBe(0);
-    expect(String(r.stderr)).toMatch(/saved as profile "test"/);
+    expect(String(r.stderr)).toMatch(/saved as profile "test" .*; commands use it unless told otherwise/);
     expect(statSync(join(home, 'config.json')).mode & 0o777).toBe(0o600);
     const get = await bolag(['config', 'get', 'base_url', '--profile', 'test'], { env });
     expect(String(get.stdout).trim()).toBe(s.url);
@@ -45,6 +45,23 @@ describe.runIf(BUILT)('profiles', () => {
     expect(search.exitCode).toBe(0);
     expect(String(search.stderr)).not.toMatch(/local register/);
     expect(jsonLines(String(search.stdout))).toHaveLength(2);
+  });
+
+  it('a later login does not take the default from a profile that names a service, and says how to use it', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'bolag-cli-second-login-'));
+    try {
+      const ownEnv = cleanEnv({ BOLAG_HOME: own });
+      expect((await bolag(['config', 'set', 'base_url', s.url], { env: ownEnv })).exitCode).toBe(0);
+      expect((await bolag(['config', 'set', 'api_key', s.key], { env: ownEnv })).exitCode).toBe(0);
+      const r = await bolag(['login', '--profile', 't1', '--base-url', 'http://127.0.0.1:1/', '--api-key', s.key], { env: ownEnv, reject: false });
+      // Port 1 answers nothing: the login fails and saves nothing; against the real one it saves.
+      expect(r.exitCode).not.toBe(0);
+      const ok = await bolag(['login', '--profile', 't1', '--base-url', s.url, '--api-key', s.key], { env: ownEnv });
+      expect(String(ok.stderr)).toMatch(/saved as profile "t1" .*; use it with --profile t1, or make it the default: bolag config set default_profile t1/);
+      expect(String((await bolag(['config', 'list'], { env: ownEnv })).stdout)).toContain('default_profile=default\n');
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
   });
 
   it('config list masks the key; config set changes a value; unknown keys are usage errors', async () => {

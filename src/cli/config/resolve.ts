@@ -14,7 +14,7 @@ export type Source = 'flag' | 'env' | 'profile';
 
 export type ResolvedConnection =
   | { kind: 'remote'; baseUrl: string; apiKey?: string; profile?: string; sources: { baseUrl: Source; apiKey?: Source } }
-  | { kind: 'local'; reason: 'forced' | 'unconfigured' };
+  | { kind: 'local'; reason: 'forced' | 'unconfigured'; ignoredKey?: Source };
 
 /**
  * `loadStore` is only called when flags and environment leave something open, so that a
@@ -34,7 +34,9 @@ export async function resolveConnection(
   let profile: { base_url?: string; api_key?: string } = {};
   if (!fromFlagOrEnv.baseUrl || !fromFlagOrEnv.apiKey) {
     const store = await loadStore();
-    const named = nonEmpty(flags.profile) ?? nonEmpty(env.BOLAG_PROFILE);
+    // An empty --profile is a mistake (`--profile "$P"` with P unset), not "no profile"; an empty
+    // environment variable is unset, as is usual.
+    const named = flags.profile !== undefined ? flags.profile.trim() : nonEmpty(env.BOLAG_PROFILE);
     if (named !== undefined) {
       validateProfileName(named);
       if (!store.has(named)) {
@@ -56,7 +58,17 @@ export async function resolveConnection(
     profile = store.profile(profileName);
   }
   const baseUrl = fromFlagOrEnv.baseUrl ?? (profile.base_url ? { value: profile.base_url, source: 'profile' as const } : undefined);
-  if (!baseUrl) return { kind: 'local', reason: 'unconfigured' };
+  if (!baseUrl) {
+    // A profile that holds a key but no address was meant for a service: answering from the
+    // local register instead would show another data set with only a notice to tell.
+    if (profileName !== undefined && profile.api_key) {
+      throw new UsageError(`The profile "${profileName}" has an API key but no base_url, so it names no service.`, {
+        hint: `set one with: bolag config set ${profileName}.base_url URL (or bolag login --profile ${profileName})`,
+      });
+    }
+    const ignoredKey = fromFlagOrEnv.apiKey?.source;
+    return ignoredKey === undefined ? { kind: 'local', reason: 'unconfigured' } : { kind: 'local', reason: 'unconfigured', ignoredKey };
+  }
   const resolvedUrl = validateBaseUrl(baseUrl.value);
   // A profile's key goes only to the profile's service: with another --base-url (or
   // BOLAG_BASE_URL) it would be handed to whatever answers there.

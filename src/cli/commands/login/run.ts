@@ -47,7 +47,13 @@ export async function loginRun(opts: LoginOptions): Promise<void> {
     throw error;
   }
 
+  // The first service logged in to becomes the default; a later login does not quietly move
+  // commands without --profile from the service they used (the "default" profile, say) to this one.
+  const current = store.defaultProfile();
+  const becomesDefault = !store.hasDefaultProfileSetting() && current !== name && !store.profile(current).base_url;
   store.setProfile(name, { base_url: url, api_key: key });
-  if (!store.hasDefaultProfileSetting()) store.setDefaultProfile(name);
-  factory.io.stderr.write(`Logged in to ${url}; saved as profile "${name}" in ${store.path}\n`);
+  if (becomesDefault) store.setDefaultProfile(name);
+  const isDefault = becomesDefault || store.defaultProfile() === name;
+  const howToUse = isDefault ? `; commands use it unless told otherwise` : `; use it with --profile ${name}, or make it the default: bolag config set default_profile ${name}`;
+  factory.io.stderr.write(`Logged in to ${url}; saved as profile "${name}" in ${store.path}${howToUse}\n`);
 }
