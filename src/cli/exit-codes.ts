@@ -10,6 +10,7 @@ import {
   UsageError,
 } from './errors/index.js';
 import { NotARegisterError } from '../store/not-a-register.js';
+import { FolderError } from '../core/make-folder.js';
 
 export const EXIT = {
   ok: 0,
@@ -30,6 +31,7 @@ const TABLE: ReadonlyArray<readonly [ErrorClass, ExitCode]> = [
   [PipeClosedError, EXIT.ok],
   [UsageError, EXIT.usage],
   [NotARegisterError, EXIT.usage],
+  [FolderError, EXIT.usage],
   [InvalidRequestError, EXIT.usage],
   [AuthError, EXIT.auth],
   [NotFoundError, EXIT.notFound],

@@ -1,7 +1,8 @@
 // The local register: the same server, in-process on a loopback port, over the embedded
 // database under BOLAG_HOME (or the one given with --db, or PostgreSQL with --database-url).
 // Its key is kept on disk (mode 0600).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { makeFolder } from '../core/make-folder.js';
 import { dirname, join } from 'node:path';
 import { startServer } from '../server/start.js';
 import { bolagHome, registerDbPath } from './paths.js';
@@ -43,7 +44,7 @@ export async function startLocalRegister(
   const workers = location.databaseUrl ? false : 'unless-served';
   const server = await startServer({ port: 0, host: '127.0.0.1', ...location, seedCount, onSeedProgress: opts.onProgress, onSeedWait: opts.onWait, rateLimit: { max: 0, windowMs: 60_000 }, docs: false, backgroundUpkeep: false, workers });
   let apiKey = server.apiKey;
-  mkdirSync(dirname(keyFile), { recursive: true });
+  makeFolder(dirname(keyFile));
   if (apiKey) writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
   else if (existsSync(keyFile)) apiKey = readFileSync(keyFile, 'utf8').trim();
   if (!apiKey) {

@@ -1,7 +1,8 @@
 // Opens the embedded database: WAL for concurrent readers while one writer works, and the
 // migrations applied in order, each in its own transaction.
 import Database from 'better-sqlite3';
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs';
+import { makeFolder } from '../../core/make-folder.js';
 import { dirname, resolve } from 'node:path';
 import { NotARegisterError } from '../not-a-register.js';
 import { isLockHeldElsewhere, lockPath } from './file-lock.js';
@@ -12,7 +13,7 @@ export type Db = Database.Database;
 
 export function openDatabase(path: string, opts: { readonly?: boolean; bulkReader?: boolean } = {}): Db {
   if (path !== ':memory:') {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    makeFolder(dirname(path), 0o700);
     // A new register is readable by its owner only: it holds webhook secrets, the key that signs
     // download links and every account's data (SQLite gives its log and shared-memory files the
     // database file's mode). One that is there keeps its mode.

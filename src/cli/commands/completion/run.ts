@@ -1,5 +1,6 @@
 // Builds the full command tree and prints (or writes) the completion scripts.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeFolder } from '../../../core/make-folder.js';
 import { join } from 'node:path';
 import type { CompletionOptions } from './options.js';
 import { completionScript, SHELLS, SHIPPED_FILES } from '../../completion/generate.js';
@@ -17,7 +18,7 @@ export async function fullCommandTree(factory: Factory): Promise<Command> {
 export async function completionRun(opts: CompletionOptions): Promise<void> {
   const root = await fullCommandTree(opts.factory);
   if (opts.outDir) {
-    await mkdir(opts.outDir, { recursive: true });
+    makeFolder(opts.outDir);
     for (const shell of SHELLS) await writeFile(join(opts.outDir, SHIPPED_FILES[shell]), completionScript(shell, root));
     opts.factory.notice(`Wrote ${SHELLS.map((s) => SHIPPED_FILES[s]).join(', ')} to ${opts.outDir}`);
     return;

@@ -4,8 +4,9 @@
 // part that does not match its checksum is never renamed into place.
 import { createHash } from 'node:crypto';
 import { closeSync, constants, createReadStream, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { access, mkdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { access, rename, rm, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { FolderError, makeFolder } from '../../../core/make-folder.js';
 import { ExportFailedError, NetworkError, UsageError } from '../../errors/index.js';
 import type { HttpClient } from '../../http-client.js';
 import type { IOStreams } from '../../io.js';
@@ -69,10 +70,11 @@ export async function prepareOutDir(outDir: string, flag: string): Promise<void>
     throw new UsageError(`--out ${flag}: that is a file name, but --out is the folder the export's files go in (an export may have several parts); e.g. --out ./export.`, { flag: '--out' });
   }
   try {
-    await mkdir(outDir, { recursive: true });
+    makeFolder(outDir);
     // A folder that is there but not ours to write in fails the same way, only later.
     await access(outDir, constants.W_OK);
   } catch (error) {
+    if (error instanceof FolderError) throw new UsageError(`--out ${flag}: ${error.reason}${error.path === resolve(outDir) ? '' : ` (${error.path})`}.`, { flag: '--out' });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST' || code === 'ENOTDIR') throw new UsageError(`--out ${flag}: a file is in the way, not a folder.`, { flag: '--out' });
     if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new UsageError(`--out ${flag}: cannot write there (${code}).`, { flag: '--out' });
@@ -82,7 +84,7 @@ export async function prepareOutDir(outDir: string, flag: string): Promise<void>
 
 /** Downloads every part of a completed export into outDir; returns the paths written. */
 export async function downloadExport(e: ExportRecord, opts: DownloadOptions): Promise<string[]> {
-  await mkdir(opts.outDir, { recursive: true });
+  makeFolder(opts.outDir);
   const spinner = await spinnerFor(opts.io, `Downloading ${terminalText(e.id)}`, opts.quiet);
   const paths: string[] = [];
   try {
