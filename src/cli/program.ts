@@ -5,6 +5,7 @@ import { COMMANDS, findCommand, type CommandEntry } from './commands/index.js';
 import type { Factory } from './factory.js';
 import type { IOStreams } from './io.js';
 import { helpNotes, narrowFormatItem, wrappedUsage } from './help-layout.js';
+import { refuseRepeatedValues } from './flags/given-once.js';
 
 const GLOBAL = 'Global options:';
 
@@ -42,6 +43,7 @@ export function buildRootProgram(io: IOStreams, version: string): Command {
       getErrHelpWidth: () => io.helpWidth('err'),
     })
     .configureHelp({ showGlobalOptions: true, formatItem: narrowFormatItem(Help.prototype.formatItem), styleUsage: wrappedUsage(Help.prototype.styleUsage) });
+  refuseRepeatedValues(program);
   return program;
 }
 
@@ -65,6 +67,7 @@ function stub(entry: CommandEntry): Command {
 function inherit(cmd: Command, parent: Command): void {
   cmd.copyInheritedSettings(parent);
   foldChoiceCase(cmd);
+  refuseRepeatedValues(cmd);
   explainSwitchValue(cmd);
   for (const sub of cmd.commands) inherit(sub, cmd);
 }

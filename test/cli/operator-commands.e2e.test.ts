@@ -53,7 +53,10 @@ describe('bolag admin keys create --plan', () => {
     expect(String(other.stderr).trim()).toBe('error: Account "acme" exists on plan free; --plan sets the plan of a new account only.');
     expect(String(other.stdout)).toBe('');
     // Without --plan, or with the account's own, another key for it; a scope named twice is kept once.
-    expect((await create('--scopes', 'companies:read,companies:read')).exitCode).toBe(0);
+    expect((await bolag(['admin', 'keys', 'create', '--db', db, '--scopes', 'companies:read,companies:read', '--account', 'acme'], { env })).exitCode).toBe(0);
+    // --scopes given twice is refused, not the last one kept.
+    const twice = await create('--scopes', 'all');
+    expect([twice.exitCode, String(twice.stderr).trim()]).toEqual([2, 'error: --scopes is given twice; give it once.']);
     const keys = String((await bolag(['admin', 'keys', 'list', '--db', db], { env })).stdout).trim().split('\n').map((l) => JSON.parse(l) as { scopes: string[] });
     expect(keys.at(-1)!.scopes).toEqual(['companies:read']);
     expect((await create('--plan', 'free')).exitCode).toBe(0);

@@ -205,6 +205,11 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     [['serach', 'bygg'], /^error: unknown command 'serach' \(Did you mean search\?\)$/],
     // A switch and its negation: refused as any flag given twice, not the last one kept.
     [['search', '--f-skatt', '--no-f-skatt'], /^error: --f-skatt or --no-f-skatt is given twice; give one of them once\.$/],
+    // Any flag that takes one value: commander kept the last and the first was lost.
+    [['search', '--format', 'csv', '--format', 'jsonl'], /^error: --format is given twice; give it once\.$/],
+    [['search', '--max', '1', '--max', '2'], /^error: --max is given twice; give it once\.$/],
+    [['--db', 'a.db', 'search', '--db', 'b.db'], /^error: --db is given twice; give it once\.$/],
+    [['search', '--max', '1', '--all'], /^error: --all follows every page to the end and --max stops after n companies: give one of them\.$/],
   ])('usage error %j exits 2 before any request, in one line', async (args, message) => {
     const r = await bolag(args as string[], { env: serverEnv({ url: 'http://127.0.0.1:1/api/public/v1', key: 'k' }) });
     expect(r.exitCode).toBe(2);

@@ -9,6 +9,7 @@ import type { Factory } from '../factory.js';
 import { collectFilter, parseEvents } from './webhooks.js';
 import type { ListenOptions } from './listen/options.js';
 import { helpNotes } from '../help-layout.js';
+import { repeatable } from '../flags/given-once.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
@@ -49,14 +50,14 @@ export function buildListenCommand(f: Factory, runF?: (opts: ListenOptions) => P
     )
     .addOption(new Option('--port <port>', 'Port to listen on (0 picks a free one)').default(4242).argParser(port))
     .addOption(new Option('--host <host>', 'Address to listen on').default('127.0.0.1'))
-    .addOption(new Option('--secret <whsec>', 'Webhook signing secret (repeatable, or comma-separated)').argParser(collect))
+    .addOption(repeatable(new Option('--secret <whsec>', 'Webhook signing secret (repeatable, or comma-separated)').argParser(collect)))
     .addOption(new Option('--tolerance <seconds>', 'Largest allowed age of the signature timestamp').default(300).argParser(seconds))
     .addOption(new Option('--forward-to <url>', 'Pass each verified delivery on: same bytes, headers and query string').argParser(httpUrl('--forward-to')))
     .addOption(new Option('--exec <command>', 'Run a shell command for each delivery, with the event JSON on stdin and BOLAG_EVENT_ID, BOLAG_EVENT_TYPE in its environment'))
     .addOption(new Option('--format <format>', 'pretty or jsonl; default: pretty on a terminal, jsonl otherwise').choices(['pretty', 'jsonl']))
     .addOption(new Option('--register-url <url>', 'Create a webhook for this public URL (a tunnel to this listener), use its secret, delete it on exit').argParser(httpUrl('--register-url')))
     .addOption(setCompletionValues(new Option('--events <types>', `With --register-url: ${EVENT_TYPES.join(', ')}`).argParser(parseEvents), [...EVENT_TYPES]))
-    .addOption(new Option('--filter <key=values>', 'With --register-url: restrict company events (repeatable)').argParser(collectFilter))
+    .addOption(repeatable(new Option('--filter <key=values>', 'With --register-url: restrict company events (repeatable)').argParser(collectFilter)))
     .addHelpText(
       'after',
       helpNotes({

@@ -56,6 +56,9 @@ export function buildSearchCommand(f: Factory, runF?: (opts: SearchOptions) => P
       if (opts.count && (opts.all || opts.max !== undefined)) {
         throw new UsageError('--count prints only the number of matches; it does not combine with --all or --max.', { flag: '--count' });
       }
+      if (opts.all && opts.max !== undefined) {
+        throw new UsageError('--all follows every page to the end and --max stops after n companies: give one of them.', { flag: '--max' });
+      }
       if (runF) return runF(opts);
       const { searchRun } = await import('./search/run.js');
       return searchRun(opts);

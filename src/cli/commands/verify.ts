@@ -4,6 +4,7 @@ import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
 import type { VerifyOptions } from './verify/options.js';
 import { helpNotes } from '../help-layout.js';
+import { repeatable } from '../flags/given-once.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
@@ -15,7 +16,7 @@ export function buildVerifyCommand(f: Factory, runF?: (opts: VerifyOptions) => P
         'secrets. Exit 0 when a v1 signature matches and the timestamp is within the tolerance, 1 otherwise. ' +
         'A delivery saved earlier is older than the 300 s default: give --tolerance to check it.',
     )
-    .addOption(new Option('--secret <whsec>', 'Signing secret (repeatable, or comma-separated; also BOLAG_WEBHOOK_SECRET)').argParser(collect))
+    .addOption(repeatable(new Option('--secret <whsec>', 'Signing secret (repeatable, or comma-separated; also BOLAG_WEBHOOK_SECRET)').argParser(collect)))
     .addOption(new Option('--signature <header>', 'The Bolag-Signature header value: t=…,v1=…').makeOptionMandatory())
     .addOption(new Option('--body-file <file>', 'The raw body as received (default: stdin)'))
     .addOption(

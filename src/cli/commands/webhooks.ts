@@ -7,6 +7,7 @@ import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
 import type { RecordFormat, ListFormat, WebhooksAction, WebhooksOptions } from './webhooks/options.js';
 import { helpNotes } from '../help-layout.js';
+import { repeatable } from '../flags/given-once.js';
 
 export function parseEvents(value: string): string[] {
   const events = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -60,7 +61,7 @@ export function buildWebhooksCommand(f: Factory, runF?: (opts: WebhooksOptions) 
     return required ? o.makeOptionMandatory() : o;
   };
   const filterOption = () =>
-    new Option('--filter <key=values>', `Restrict company events (repeatable); keys: ${WEBHOOK_FILTER_KEYS.join(', ')}`).argParser(collectFilter);
+    repeatable(new Option('--filter <key=values>', `Restrict company events (repeatable); keys: ${WEBHOOK_FILTER_KEYS.join(', ')}`).argParser(collectFilter));
 
   cmd
     .command('create')

@@ -2,6 +2,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { attributeName, type ParamFlag } from './derive.js';
 import { setCompletionValues } from '../completion/values.js';
+import { repeatable } from './given-once.js';
 
 export interface AddFlagsOptions {
   /** Help heading for these flags ("Filters:"). */
@@ -36,6 +37,7 @@ export function addParamFlags(cmd: Command, flags: readonly ParamFlag[], opts: A
     // repeated parameter); anything else is an error, where commander kept the last value and
     // the search silently lost the first.
     option.argParser(flag.list ? joinRepeated : onlyOnce);
+    if (flag.list) repeatable(option);
     if (opts.group) option.helpGroup(opts.group);
     const values = opts.completions?.[flag.param] ?? flag.values;
     if (values) setCompletionValues(option, values);
