@@ -10,6 +10,18 @@ export function rewriteServeAlias(args: readonly string[]): string[] {
   return ['serve', ...args.slice(0, index), ...args.slice(index + 1)];
 }
 
+/**
+ * `bolag help nope` is `bolag nope`: commander answered a help for an unknown command with the
+ * whole usage on stderr; as a command it gets one line, with a did-you-mean.
+ */
+export function rewriteHelpOfUnknown(args: readonly string[], known: (name: string) => boolean): string[] {
+  const i = commandIndex(args);
+  if (i === -1 || args[i] !== 'help') return [...args];
+  const j = commandIndex(args.slice(i + 1));
+  if (j === -1 || known(args[i + 1 + j])) return [...args];
+  return [...args.slice(0, i), ...args.slice(i + 1)];
+}
+
 /** The command a run is for: the first operand (`bolag help search` is for search). */
 export function targetCommand(args: readonly string[]): string | undefined {
   const i = commandIndex(args);

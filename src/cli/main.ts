@@ -2,7 +2,8 @@
 // to an exit code in one place, and is the only code that exits.
 import { argv as processArgv } from 'node:process';
 import { addCommands, buildRootProgram } from './program.js';
-import { rewriteServeAlias, targetCommand } from './argv.js';
+import { rewriteHelpOfUnknown, rewriteServeAlias, targetCommand } from './argv.js';
+import { findCommand } from './commands/index.js';
 import { createFactory, type GlobalOptions } from './factory.js';
 import { systemIO } from './io.js';
 import { packageVersion } from './version.js';
@@ -17,7 +18,7 @@ const INTERRUPT_GRACE_MS = 3000;
 
 export async function main(argv: readonly string[] = processArgv): Promise<never> {
   const io = systemIO();
-  const args = rewriteServeAlias(argv.slice(2));
+  const args = rewriteHelpOfUnknown(rewriteServeAlias(argv.slice(2)), (name) => findCommand(name) !== undefined);
   const program = buildRootProgram(io, packageVersion());
   const globals = () => program.opts() as GlobalOptions;
   const interrupt = new AbortController();

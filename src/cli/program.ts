@@ -66,6 +66,9 @@ function stub(entry: CommandEntry): Command {
 /** addCommand() does not copy the parent's settings (exitOverride, output): copy them down the tree. */
 function inherit(cmd: Command, parent: Command): void {
   cmd.copyInheritedSettings(parent);
+  // A command's own help shows its description; one given only a summary (for its parent's
+  // list) had none, and `webhooks create --help` began with its options.
+  if (!cmd.description() && cmd.summary()) cmd.description(`${cmd.summary()}.`);
   foldChoiceCase(cmd);
   refuseRepeatedValues(cmd);
   explainSwitchValue(cmd);

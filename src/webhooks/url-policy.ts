@@ -20,7 +20,7 @@ const REASONS: Record<string, string> = {
   userinfo_not_allowed: 'must not contain a user name or password',
   invalid_host: 'has no host',
   internal_address: 'points to an internal, private or reserved address',
-  internal_hostname: 'names an internal host',
+  internal_hostname: 'names an internal or reserved host (a name without a dot, localhost, .local, .internal, .example, .test and the like are never public)',
   resolves_internal: 'resolves to an internal, private or reserved address',
   not_plain: 'must be written plainly, as https://host/path, with no spaces or backslashes',
 };

@@ -10,7 +10,7 @@ const pasted = (text: string) => text.replace(/^ {2}\$ /, '').replace(/ \\\n +/g
 const COMMANDS = [
   'bolag search "Snickeri och Bygg i Västra Götaland AB" --county "Västra Götalands län" --format csv',
   "bolag listen --secret whsec_old,whsec_new --exec 'jq -r .type | sort | uniq -c'",
-  'bolag listen --register-url https://abc.tunnel.example/ --events company.updated --filter county=01',
+  'bolag listen --register-url https://abc.tunnel.example.com/ --events company.updated --filter county=01',
   'bolag export create --county 01 --fields name,org_nr,address --idempotency-key monthly-2025-06 --wait',
 ];
 

@@ -74,6 +74,10 @@ describe('help text wraps cleanly', () => {
           const where = `bolag ${path.join(' ')} --help at ${width} columns`;
           for (const l of text.split('\n')) if (l.length > width && !unbreakable(l)) problems.push(`${where}: ${l.length} wide: ${JSON.stringify(l)}`);
           for (const b of hardBreaks(text, width)) problems.push(`${where}: hard break: ${b}`);
+          // Every help says what the command does, in the paragraph after its usage (webhooks create
+          // and others began with their options until 2026-11-29).
+          const afterUsage = text.split('\n\n')[1] ?? '';
+          if (!/^[A-Z]/.test(afterUsage) || /^(Options|Arguments|Commands|Global Options):\n/.test(afterUsage)) problems.push(`${where}: no description under the usage`);
           for (const sub of subcommands(text)) queue.push([...path, sub]);
         }
       }

@@ -210,6 +210,10 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     [['search', '--max', '1', '--max', '2'], /^error: --max is given twice; give it once\.$/],
     [['--db', 'a.db', 'search', '--db', 'b.db'], /^error: --db is given twice; give it once\.$/],
     [['search', '--max', '1', '--all'], /^error: --all follows every page to the end and --max stops after n companies: give one of them\.$/],
+    // A typo in an organisation number is not "no such company" (exit 4).
+    [['company', '556677-8898'], /^error: 556677-8898 is not a valid organisation number: its last digit \(the check digit\) should be 9\.$/],
+    // Help for a command that is not there: one line, not the whole usage.
+    [['help', 'serach'], /^error: unknown command 'serach' \(Did you mean search\?\)$/],
   ])('usage error %j exits 2 before any request, in one line', async (args, message) => {
     const r = await bolag(args as string[], { env: serverEnv({ url: 'http://127.0.0.1:1/api/public/v1', key: 'k' }) });
     expect(r.exitCode).toBe(2);

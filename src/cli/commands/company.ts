@@ -5,6 +5,7 @@ import { UsageError } from '../errors/index.js';
 import { setCompletionValues } from '../completion/values.js';
 import type { CompanyOptions } from './company/options.js';
 import { helpNotes } from '../help-layout.js';
+import { isValidOrgNr, luhnCheckDigit, normalizeOrgNr } from '../../core/orgnr.js';
 
 export function buildCompanyCommand(f: Factory, runF?: (opts: CompanyOptions) => Promise<void>): Command {
   return new Command('company')
@@ -19,6 +20,12 @@ export function buildCompanyCommand(f: Factory, runF?: (opts: CompanyOptions) =>
         throw new UsageError(`Invalid --expand: must be latest_financials.`, { flag: '--expand' });
       }
       if (id.trim() === '') throw new UsageError('The company id must not be empty.', { flag: '<id>' });
+      // A number whose check digit is wrong is a typo, which no company has: said as such, not
+      // "no company" (exit 4) as if the register lacked it.
+      const digits = normalizeOrgNr(id.trim());
+      if (digits !== null && !isValidOrgNr(digits)) {
+        throw new UsageError(`${id.trim()} is not a valid organisation number: its last digit (the check digit) should be ${luhnCheckDigit(digits.slice(0, 9))}.`, { flag: '<id>' });
+      }
       const opts: CompanyOptions = {
         factory: f,
         id: id.trim(),

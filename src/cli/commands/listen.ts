@@ -64,7 +64,7 @@ export function buildListenCommand(f: Factory, runF?: (opts: ListenOptions) => P
         examples: [
           'bolag listen --secret whsec_… --forward-to http://localhost:3000/webhooks',
           "bolag listen --secret whsec_old,whsec_new --exec 'jq -r .type'",
-          'bolag listen --register-url https://abc.tunnel.example/ --events company.updated --filter county=01',
+          'bolag listen --register-url https://abc.tunnel.example.com/ --events company.updated --filter county=01',
         ],
       }),
     )

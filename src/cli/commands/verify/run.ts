@@ -33,7 +33,8 @@ export async function verifyRun(opts: VerifyOptions): Promise<void> {
       const age = Math.round(Date.now() / 1000 - t);
       const when = age >= 0 ? `was made ${age} s ago` : `is dated ${-age} s in the future`;
       message = `Invalid: the signature matches, but it ${when} (tolerance ${opts.toleranceSeconds} s).`;
-      throw new CliError(message, { hint: 'give --tolerance to check an older delivery' });
+      // Dated ahead: the sender's clock (or this machine's) is wrong, which no tolerance for age mends.
+      throw new CliError(message, { hint: age >= 0 ? 'give --tolerance to check an older delivery' : "check the clocks of this machine and the sender's" });
     }
     throw new CliError(message);
   }
