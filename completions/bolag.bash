@@ -17,7 +17,7 @@ _bolag_commands() {
 _bolag_options() {
   case "$1" in
     '') echo '--version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color --help' ;;
-    'search') echo '--category --sni --county --municipality --city --postal-code --legal-form --status --website-status --has-financials --no-has-financials --employees-class --revenue-min --revenue-max --profit-min --profit-max --equity-ratio-min --revenue-growth-min --trend --f-skatt --no-f-skatt --vat-registered --no-vat-registered --employer-registered --no-employer-registered --verified --no-verified --registered-from --registered-to --near --radius-km --exclude-advertising-blocked --no-exclude-advertising-blocked --sort --limit --cursor --include-total --no-include-total --fields --expand --all --max --count --format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'search') echo '--q --category --sni --county --municipality --city --postal-code --legal-form --status --website-status --has-financials --no-has-financials --employees-class --revenue-min --revenue-max --profit-min --profit-max --equity-ratio-min --revenue-growth-min --trend --f-skatt --no-f-skatt --vat-registered --no-vat-registered --employer-registered --no-employer-registered --verified --no-verified --registered-from --registered-to --near --radius-km --exclude-advertising-blocked --no-exclude-advertising-blocked --sort --limit --cursor --include-total --no-include-total --fields --expand --all --max --count --format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'export') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'export create') echo '--q --category --sni --county --municipality --city --postal-code --legal-form --status --website-status --has-financials --no-has-financials --employees-class --revenue-min --revenue-max --profit-min --profit-max --equity-ratio-min --revenue-growth-min --trend --f-skatt --no-f-skatt --vat-registered --no-vat-registered --employer-registered --no-employer-registered --verified --no-verified --registered-from --registered-to --near --radius-km --exclude-advertising-blocked --no-exclude-advertising-blocked --format --fields --wait --out --idempotency-key --json --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'export get') echo '--format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
@@ -62,6 +62,7 @@ _bolag_takes_value() {
     *'|--profile') return 0 ;;
     *'|--db') return 0 ;;
     *'|--database-url') return 0 ;;
+    'search|--q') return 0 ;;
     'search|--category') return 0 ;;
     'search|--sni') return 0 ;;
     'search|--county') return 0 ;;

@@ -279,6 +279,17 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     expect(String(r.stdout)).toMatch(/^org_nr\s+\d{6}-\d{4}$/m);
   });
 
+  it('takes the query as words or as --q (every GET /companies parameter is a flag), the same search', async () => {
+    const word = String((everything[0] as { name: string }).name).split(' ')[0];
+    const words = await bolag(['search', word, '--limit', '5'], { env });
+    const flag = await bolag(['search', '--q', word, '--limit', '5'], { env });
+    expect(flag.exitCode).toBe(0);
+    expect(jsonLines(String(flag.stdout)).length).toBeGreaterThan(0);
+    expect(String(flag.stdout)).toBe(String(words.stdout));
+    const both = await bolag(['search', word, '--q', word], { env });
+    expect([both.exitCode, String(both.stderr).trim()]).toEqual([2, `error: Give the query once, as words or as --q, not both ("${word}" and --q "${word}").`]);
+  });
+
   it('bolag company exits 4 for an unknown company', async () => {
     const r = await bolag(['company', '000000-0000'], { env });
     expect(r.exitCode).toBe(4);

@@ -8,9 +8,8 @@ import { setCompletionValues } from '../completion/values.js';
 import { UsageError } from '../errors/index.js';
 import type { Factory } from '../factory.js';
 import { addParamFlags, readParamFlags } from '../flags/add-flags.js';
-import { deriveFlags } from '../flags/derive.js';
 import { addQueryWords } from '../flags/query-words.js';
-import { filterCompletionValues } from '../flags/search-flags.js';
+import { filterCompletionValues, filterFlags } from '../flags/search-flags.js';
 import { validateParams } from '../flags/validate.js';
 import type { RecordFormat, ExportOptions } from './export/options.js';
 import { helpNotes } from '../help-layout.js';
@@ -59,8 +58,7 @@ export function buildExportCommand(f: Factory, runF?: (opts: ExportOptions) => P
   const outOption = () => new Option('--out <dir>', 'Folder for the downloaded files (created if missing)').default('.', 'the current folder');
   const defaultRecordFormat = (raw: { format?: RecordFormat }): RecordFormat => raw.format ?? (f.io.stdoutIsTTY ? 'table' : 'json');
 
-  // Every filter of GET /companies, q included (as --q: export create has no positional query).
-  const filters = deriveFlags(FILTER_PARAMS);
+  const filters = filterFlags();
   const create = new Command('create')
     .summary('Create an export of a search')
     .description(

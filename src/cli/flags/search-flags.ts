@@ -7,10 +7,13 @@ import { MUNICIPALITIES } from '../../reference/municipalities.js';
 import { deriveFlags, type ParamFlag } from './derive.js';
 
 /** q is the positional argument of search, not a flag. */
-export const POSITIONAL_PARAMS = ['q'] as const;
-
+/**
+ * Every filter of GET /companies as a flag, q included: the query is typed as words
+ * (`bolag search bygg stockholm`) or as --q, as on `export create` (contract §3: every parameter
+ * a flag); both at once are refused (query-words.ts).
+ */
 export function filterFlags(): ParamFlag[] {
-  return deriveFlags(FILTER_PARAMS, { skip: POSITIONAL_PARAMS });
+  return deriveFlags(FILTER_PARAMS);
 }
 
 export function outputFlags(): ParamFlag[] {
