@@ -78,6 +78,9 @@ describe.runIf(BUILT)('profiles', () => {
     expect(String(dotted.stdout).trim()).toBe(s.url);
     expect(String((await bolag(['config', 'get', 'other.base_url'], { env })).stdout).trim()).toBe('http://127.0.0.1:1/api/public/v1');
     expect((await bolag(['config', 'get', 'test.colour'], { env })).exitCode).toBe(2);
+    // Unsetting what is not there (a typo in the profile's name) is not reported as a removal.
+    const none = await bolag(['config', 'unset', 'api_key', '--profile', 'tset'], { env });
+    expect([none.exitCode, String(none.stderr).trim()]).toEqual([0, 'api_key was not set in profile "tset"; nothing to remove.']);
   });
 
   it('precedence: flag > env > profile', async () => {

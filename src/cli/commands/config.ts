@@ -32,17 +32,17 @@ export function buildConfigCommand(f: Factory, runF?: (opts: ConfigOptions) => P
     return c;
   };
   cmd.addCommand(
-    key(new Command('get').description('Print one setting').argument('<key>', CONFIG_KEYS.join(' | '))).action(async (k: string) =>
+    key(new Command('get').description('Print one setting').argument('<key>', `${CONFIG_KEYS.join(' | ')}, or <profile>.<key> (local.base_url)`)).action(async (k: string) =>
       run({ factory: f, action: 'get', key: k }, runF),
     ),
   );
   cmd.addCommand(
-    key(new Command('set').description('Change one setting').argument('<key>', CONFIG_KEYS.join(' | ')).argument('<value>')).action(
+    key(new Command('set').description('Change one setting').argument('<key>', `${CONFIG_KEYS.join(' | ')}, or <profile>.<key> (local.base_url)`).argument('<value>')).action(
       async (k: string, v: string) => run({ factory: f, action: 'set', key: k, value: v }, runF),
     ),
   );
   cmd.addCommand(
-    key(new Command('unset').description('Remove one setting').argument('<key>', CONFIG_KEYS.join(' | '))).action(async (k: string) =>
+    key(new Command('unset').description('Remove one setting').argument('<key>', `${CONFIG_KEYS.join(' | ')}, or <profile>.<key> (local.base_url)`)).action(async (k: string) =>
       run({ factory: f, action: 'unset', key: k }, runF),
     ),
   );

@@ -40,9 +40,13 @@ export async function configRun(opts: ConfigOptions): Promise<void> {
     }
     case 'unset': {
       const key = parseConfigKey(opts.key ?? '');
+      // Removing what is not there is no error (the end state is the one asked for), but it is
+      // not reported as a removal either: a typo in the profile's name would go unnoticed.
+      const there = isProfileKey(key) ? store.profile(profile)[key] !== undefined : store.hasDefaultProfileSetting();
       if (isProfileKey(key)) store.unset(profile, key);
       else store.clearDefaultProfile();
-      factory.notice(`Removed ${key}${isProfileKey(key) ? ` from profile "${profile}"` : ''}.`);
+      const where = isProfileKey(key) ? ` ${there ? 'from' : 'in'} profile "${profile}"` : '';
+      factory.notice(there ? `Removed ${key}${where}.` : `${key} was not set${where}; nothing to remove.`);
       return;
     }
     case 'list': {
