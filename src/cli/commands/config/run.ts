@@ -43,8 +43,9 @@ export async function configRun(opts: ConfigOptions): Promise<void> {
       // Removing what is not there is no error (the end state is the one asked for), but it is
       // not reported as a removal either: a typo in the profile's name would go unnoticed.
       const there = isProfileKey(key) ? store.profile(profile)[key] !== undefined : store.hasDefaultProfileSetting();
-      if (isProfileKey(key)) store.unset(profile, key);
-      else store.clearDefaultProfile();
+      // (Nor does it make an empty profile of that name.)
+      if (there && isProfileKey(key)) store.unset(profile, key);
+      else if (there) store.clearDefaultProfile();
       const where = isProfileKey(key) ? ` ${there ? 'from' : 'in'} profile "${profile}"` : '';
       factory.notice(there ? `Removed ${key}${where}.` : `${key} was not set${where}; nothing to remove.`);
       return;
