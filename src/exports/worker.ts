@@ -16,7 +16,8 @@ const IDLE_POLL_MS = 1000;
 const SWEEP_MS = 10 * 60_000;
 /**
  * A job whose export row is not there (queued by a version before 2026-11-29, which wrote the job
- * first and the row after it; now both go in one transaction) is tried again this many times, 1 s after the first try and twice as long after each: for about 8.5 minutes in all. Five
+ * first and the row after it; now both go in one transaction) is tried again this many times,
+ * 1 s after the first try and twice as long after each: for about 8.5 minutes in all. Five
  * tries a second apart gave up on a row whose insert a slow database held up past 5 s, and that
  * export stayed queued for good; a job whose insert failed (the request answered with an error)
  * is let go once they are spent.
