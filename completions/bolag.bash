@@ -245,6 +245,18 @@ _bolag_args() {
   esac
 }
 
+# The values (one a line, in $values) that begin with $1, in any case: people type "st" for
+# "Stockholms län" and "skane" for nothing, so case at least does not stand in the way. Each
+# printed with $2 before it (the list values before the last comma).
+_bolag_match() {
+  local v restore
+  restore="$(shopt -p nocasematch)"
+  shopt -s nocasematch
+  while IFS= read -r v; do [[ -n "$v" && "$v" == "$1"* ]] && printf '%s
+' "$2$v"; done <<< "$values"
+  eval "$restore"
+}
+
 _bolag() {
   local cur prev i w skip=0 cmdpath=""
   cur="${COMP_WORDS[COMP_CWORD]}"
@@ -266,8 +278,8 @@ _bolag() {
   if [[ "$prev" == -* ]] && _bolag_takes_value "$cmdpath" "$prev"; then
     if values="$(_bolag_values "$cmdpath" "$prev")"; then
       # A list value (--county 01,14): the part after the last comma, the rest kept before it.
-      if [[ "$cur" == *,* ]]; then COMPREPLY=($(compgen -W "$values" -P "${cur%,*}," -- "${cur##*,}"))
-      else COMPREPLY=($(compgen -W "$values" -- "$cur")); fi
+      if [[ "$cur" == *,* ]]; then COMPREPLY=($(_bolag_match "${cur##*,}" "${cur%,*},"))
+      else COMPREPLY=($(_bolag_match "$cur" "")); fi
       for j in "${!COMPREPLY[@]}"; do COMPREPLY[j]="${COMPREPLY[j]// /\\ }"; done
     elif _bolag_takes_path "$cmdpath" "$prev"; then
       COMPREPLY=($(compgen -f -- "$cur"))

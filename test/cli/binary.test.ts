@@ -94,6 +94,10 @@ _bolag; printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(await complete('bolag', 'search', '--legal-form', 'aktie')).toEqual(['aktiebolag']);
     expect(await complete('bolag', 'search', '--status', 'kon')).toEqual(['konkurs']);
     expect(await complete('bolag', 'search', '--county', 'Skå')).toEqual(['Skåne\\ län']);
+    // In any case: "st" for Stockholms län, also after a comma.
+    expect(await complete('bolag', 'search', '--county', 'st')).toEqual(['Stockholms\\ län']);
+    expect(await complete('bolag', 'search', '--legal-form', 'AKTIE')).toEqual(['aktiebolag']);
+    expect(await complete('bolag', 'search', '--status', 'aktiv,KON')).toEqual(['aktiv,konkurs']);
     expect(await complete('bolag', 'search', '--sort', '-reven')).toEqual(['-revenue', '-revenue_growth']);
     expect(await complete('bolag', '--profile', 'x', 'config', '')).toEqual(['get', 'set', 'unset', 'list']);
     expect(await complete('bolag', 'search', '--no-f-sk')).toEqual(['--no-f-skatt']);
