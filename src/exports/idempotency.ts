@@ -1,6 +1,7 @@
-// Idempotency-Key for POST /exports (contract §2.6): per account, for 24 hours. The same key
-// with the same body replays the first response exactly and creates nothing; with another
-// body, or while the first request is still in flight, it is a 409.
+// Idempotency-Key for POST /exports (contract §2.6), and POST /webhooks as well: per account, for
+// 24 hours. The same key with the same body replays the first response exactly and creates
+// nothing; with another body (or another operation), or while the first request is still in
+// flight, it is a 409. The keys are kept by the export repository, for both.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../core/errors.js';
 import type { ExportRepository } from '../store/exports.js';

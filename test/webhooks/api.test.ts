@@ -44,6 +44,41 @@ describe('webhook endpoints', () => {
     expect(JSON.stringify(list.body)).not.toContain(w.secret);
   });
 
+  it('takes an Idempotency-Key: a retried create replays the first answer, secret included, and makes no second webhook', async () => {
+    const post = async (key: string, payload: unknown, apiKey = keyA) => {
+      const res = await fetch(`${s.url}/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(payload),
+      });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+    };
+    const before = (await call(s.url, keyA, 'GET', '/webhooks')).body.data.length;
+    const payload = { ...body, url: 'https://hooks.example.com/idempotent' };
+    const first = await post('whk-retry-1', payload);
+    expect(first.status).toBe(201);
+    const again = await post('whk-retry-1', payload);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(again.body.data.secret).toBe(first.body.data.secret);
+    expect(again.headers.get('request-id')).toBe(first.body.meta.request_id);
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect((await call(s.url, keyA, 'GET', '/webhooks')).body.data.length).toBe(before + 1);
+    // Another body with the key, and the key on the other POST: 409, nothing made.
+    const other = await post('whk-retry-1', { ...payload, url: 'https://hooks.example.com/other' });
+    expect([other.status, other.body.error.code]).toEqual([409, 'idempotency_conflict']);
+    const exportWithIt = await fetch(`${s.url}/exports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keyA}`, 'content-type': 'application/json', 'idempotency-key': 'whk-retry-1' },
+      body: JSON.stringify({ format: 'csv' }),
+    });
+    expect(exportWithIt.status).toBe(409);
+    // Another account's key of the same name is its own.
+    expect((await post('whk-retry-1', payload, keyB)).body.data?.id ?? 'refused').not.toBe(first.body.data.id);
+    expect((await call(s.url, keyA, 'GET', '/webhooks')).body.data.length).toBe(before + 1);
+  });
+
   it('updates url, events and filters, and deletes', async () => {
     const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
     const patched = await call(s.url, keyA, 'PATCH', `/webhooks/${w.id}`, {

@@ -14,7 +14,7 @@ const rateLimitHeaders = {
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
 };
-const errorResponse = (description: string, headers: Record<string, unknown> = {}) => ({
+export const errorResponse = (description: string, headers: Record<string, unknown> = {}) => ({
   description,
   headers: { ...requestIdHeader, ...headers },
   content: { 'application/json': { schema: ref('Error') } },

@@ -2,7 +2,7 @@
 import { LIMITS } from '../../core/values.js';
 import { z } from 'zod';
 import { DeliverySchema, WebhookCreateSchema, WebhookSchema, WebhookUpdateSchema } from '../../core/webhooks.js';
-import { envelope, errorResponses, jsonResponse } from './operations.js';
+import { envelope, errorResponse, errorResponses, jsonResponse } from './operations.js';
 
 function json(schema: z.ZodType, io: 'input' | 'output') {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -33,11 +33,13 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'createWebhook',
         summary: 'Create a webhook; the response holds its signing secret, shown only here and on rotation',
-        description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443, written plainly (https://host/path, no spaces or backslashes), and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that). ${EXPORT_EVENTS_SCOPE}`,
+        description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443, written plainly (https://host/path, no spaces or backslashes), and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that). With Idempotency-Key the same body within 24 hours replays the first response (secret included) and makes no second webhook; another body is a 409. ${EXPORT_EVENTS_SCOPE}`,
         security,
+        parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
         requestBody: body(WebhookCreateSchema),
         responses: {
           '201': withLocation(jsonResponse('The webhook, with its secret', envelope(webhook)), 'The URL of the webhook made'),
+          '409': errorResponse('Idempotency-Key reused with another body, or still in flight'),
           ...errorResponses,
         },
       },

@@ -14,6 +14,7 @@ import { guard, principalOf } from '../auth.js';
 import type { ServerContext } from '../../app/context.js';
 import { parseQuery } from '../../core/validate.js';
 import { quoted } from '../../core/text.js';
+import { sendIdempotent } from '../idempotent-reply.js';
 
 const LIST_QUERY = z
   .strictObject({
@@ -46,17 +47,7 @@ export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
       return { ...(response ?? respond(e)), kept: reservation !== null };
     });
     const id = (result.body as { data: { id: string } }).data.id;
-    // The identical response (contract §2.6), its Request-Id the body's, as on every answer
-    // (§2.1): the first request's. This request's own id is in the log.
-    if (result.replayed) {
-      reply.header('Idempotent-Replayed', 'true');
-      const original = (result.body as { meta?: { request_id?: unknown } }).meta?.request_id;
-      if (typeof original === 'string') {
-        reply.header('Request-Id', original);
-        request.log.info({ replay_of: original }, 'idempotent replay');
-      }
-    }
-    return reply.code(result.status).header('Location', `${ctx.baseUrl()}/exports/${id}`).send(result.body);
+    return sendIdempotent(request, reply, result, `${ctx.baseUrl()}/exports/${id}`);
   });
 
   const readExports = guard(ctx, 'exports:read');

@@ -18,6 +18,8 @@ import { assertWebhookUrl, type UrlPolicy } from '../../webhooks/url-policy.js';
 import { guard, principalOf, requirePlanWithWebhooks, requireScope } from '../auth.js';
 import type { ServerContext } from '../../app/context.js';
 import { parseBody, parseQuery } from '../../core/validate.js';
+import { idempotent, parseIdempotencyKey, requestHash } from '../../exports/idempotency.js';
+import { sendIdempotent } from '../idempotent-reply.js';
 import { quoted } from '../../core/text.js';
 
 type IdRequest = FastifyRequest<{ Params: { id: string } }>;
@@ -68,14 +70,27 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     if (body !== undefined && body !== null) parseBody(NO_BODY, body);
   }
 
+  // An Idempotency-Key works as on POST /exports: a create retried after a lost answer (a
+  // timeout) gets the first answer, secret included, instead of making a second webhook that
+  // would get every event twice.
   api.post('/webhooks', { onRequest: guarded }, async (request, reply) => {
     const { account } = principalOf(request);
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const input = parseBody(WebhookCreateSchema, request.body);
     mayReceive(request, input.events);
     await assertWebhookUrl(input.url, policy());
+    const result = await idempotent(store.exports, account.id, key, requestHash('POST /webhooks', request.body), async () => ({
+      status: 201,
+      body: { data: presentWebhook(await createWebhook(account.id, input), { withSecret: true }), meta: meta(request) },
+    }));
+    const id = (result.body as { data: { id: string } }).data.id;
+    return sendIdempotent(request, reply, result, `${ctx.baseUrl()}/webhooks/${id}`);
+  });
+
+  async function createWebhook(accountId: string, input: ReturnType<typeof WebhookCreateSchema.parse>): Promise<StoredWebhook> {
     const webhook: StoredWebhook = {
       id: newId('whk'),
-      account_id: account.id,
+      account_id: accountId,
       url: input.url,
       events: [...new Set(input.events)],
       filters: validateFilters(input.filters) as Record<string, string[]>,
@@ -91,9 +106,8 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
     if (!(await store.webhooks.create(webhook, { maxPerAccount: max }))) {
       throw new ApiError('plan_required', `An account can have at most ${max} webhooks; delete one (DELETE /webhooks/{id}) before creating another.`);
     }
-    reply.code(201).header('Location', `${ctx.baseUrl()}/webhooks/${webhook.id}`);
-    return { data: presentWebhook(webhook, { withSecret: true }), meta: meta(request) };
-  });
+    return webhook;
+  }
 
   // A list response pages as the others do (spec §2.2); by default a page holds as many as an
   // account may have (100), so most accounts see every webhook at once.
