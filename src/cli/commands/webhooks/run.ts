@@ -7,6 +7,7 @@ import { interruptible } from '../../paging/interruptible.js';
 import type { Row } from '../../output/table-columns.js';
 import { deliveryTable, webhookRecord, webhookTable } from './format.js';
 import { terminalText } from '../../output/terminal-text.js';
+import { randomUUID } from 'node:crypto';
 
 interface Page {
   data: Row[];
@@ -34,7 +35,10 @@ export async function webhooksRun(opts: WebhooksOptions): Promise<void> {
 
   switch (action.kind) {
     case 'create': {
-      const res = await wait(client.post<{ data: Row }>('/webhooks', { url: action.url, events: action.events, filters: action.filters }, { signal: interrupt }));
+      // With a key of its own, a create the client sends again (a 503, a dropped connection) is
+      // answered with the first webhook, not made twice.
+      const headers = { 'Idempotency-Key': `cli-${randomUUID()}` };
+      const res = await wait(client.post<{ data: Row }>('/webhooks', { url: action.url, events: action.events, filters: action.filters }, { signal: interrupt, headers }));
       await showRecord(res.data.data);
       factory.notice('Keep the secret now: it is not shown again (bolag webhooks rotate-secret makes a new one).');
       return;
