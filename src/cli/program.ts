@@ -6,6 +6,7 @@ import type { Factory } from './factory.js';
 import type { IOStreams } from './io.js';
 import { helpNotes, narrowFormatItem, wrappedUsage } from './help-layout.js';
 import { refuseRepeatedValues } from './flags/given-once.js';
+import { closestNames } from '../core/closest.js';
 
 const GLOBAL = 'Global options:';
 
@@ -91,8 +92,19 @@ function explainSwitchValue(cmd: Command): void {
       const forms = switchNamed(cmd, positive) && switchNamed(cmd, negative) ? `write ${positive} for true and ${negative} for false` : `write ${name} alone`;
       cmd.error(`error: ${name} is a switch and takes no value; ${forms}.`, { code: 'commander.unknownOption' });
     }
+    // Commander suggests only options shown in help, and every --no-x is hidden: `--no-fskatt`
+    // got "Did you mean --f-skatt?", the opposite of what was typed.
+    const negative = flag.startsWith('--no') ? closestNames(flag, hiddenNegatives(cmd), 1)[0] : undefined;
+    if (negative !== undefined) cmd.error(`error: unknown option '${flag}' (Did you mean ${negative}?)`, { code: 'commander.unknownOption' });
     unknown(flag);
   };
+}
+
+/** The long names of the hidden --no-x options of this command and its ancestors. */
+function hiddenNegatives(cmd: Command): string[] {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) for (const o of c.options) if (o.negate && o.hidden && o.long) names.push(o.long);
+  return names;
 }
 
 /** The switch (an option that takes no value) of this command or an ancestor with that long name. */

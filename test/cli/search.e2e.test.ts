@@ -203,6 +203,8 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     // commander's suggestion on the error's line, not one of its own.
     [['search', '--countt'], /^error: unknown option '--countt' \(Did you mean one of --count, --county\?\)$/],
     [['serach', 'bygg'], /^error: unknown command 'serach' \(Did you mean search\?\)$/],
+    // A typo in a negation is offered the negation (hidden from help), not its opposite.
+    [['search', '--no-fskatt'], /^error: unknown option '--no-fskatt' \(Did you mean --no-f-skatt\?\)$/],
     // A switch and its negation: refused as any flag given twice, not the last one kept.
     [['search', '--f-skatt', '--no-f-skatt'], /^error: --f-skatt or --no-f-skatt is given twice; give one of them once\.$/],
     // Any flag that takes one value: commander kept the last and the first was lost.
