@@ -6,7 +6,7 @@ _bolag_commands() {
   case "$1" in
     '') echo 'search export company login config webhooks listen verify serve db admin completion' ;;
     'export') echo 'create get wait download' ;;
-    'config') echo 'get set unset list' ;;
+    'config') echo 'get set unset list profiles' ;;
     'webhooks') echo 'create list get update delete rotate-secret test deliveries' ;;
     'db') echo 'seed import stats' ;;
     'admin') echo 'keys' ;;
@@ -30,6 +30,7 @@ _bolag_options() {
     'config set') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'config unset') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'config list') echo '--show-secrets --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
+    'config profiles') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'webhooks') echo '--help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'webhooks create') echo '--url --events --filter --format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
     'webhooks list') echo '--format --help --version --base-url --api-key --profile --local --db --database-url --verbose --quiet --no-color' ;;
@@ -213,6 +214,7 @@ _bolag_values() {
     'listen|--events') printf '%s\n' 'company.created' 'company.updated' 'company.status_changed' 'financials.published' 'export.completed' 'export.failed' ;;
     'db import|--source') printf '%s\n' 'ours' 'bolagsverket' 'scb' ;;
     'admin keys create|--plan') printf '%s\n' 'free' 'pro' ;;
+    *'|--profile') command bolag 'config' 'profiles' 2>/dev/null ;;
     *) return 1 ;;
   esac
 }

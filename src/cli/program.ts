@@ -7,6 +7,7 @@ import type { IOStreams } from './io.js';
 import { helpNotes, narrowFormatItem, wrappedUsage } from './help-layout.js';
 import { refuseRepeatedValues } from './flags/given-once.js';
 import { closestNames } from '../core/closest.js';
+import { setCompletionCommand } from './completion/values.js';
 
 const GLOBAL = 'Global options:';
 
@@ -17,7 +18,7 @@ export function buildRootProgram(io: IOStreams, version: string): Command {
     .helpOption('-h, --help', 'Show help')
     .addOption(new Option('--base-url <url>', 'Service address (https://api.example.se); /api/public/v1 is added unless given (env BOLAG_BASE_URL)').helpGroup(GLOBAL))
     .addOption(new Option('--api-key <key>', 'API key (env BOLAG_API_KEY)').helpGroup(GLOBAL))
-    .addOption(new Option('--profile <name>', 'Profile of bolag login / bolag config (env BOLAG_PROFILE)').helpGroup(GLOBAL))
+    .addOption(setCompletionCommand(new Option('--profile <name>', 'Profile of bolag login / bolag config (env BOLAG_PROFILE)').helpGroup(GLOBAL), ['config', 'profiles']))
     .addOption(new Option('--local', 'Use the local register even when a service is configured').helpGroup(GLOBAL))
     .addOption(new Option('--db <path>', 'Path of the embedded database (serve, db, admin, local mode)').helpGroup(GLOBAL))
     .addOption(new Option('--database-url <url>', 'PostgreSQL database instead of --db: postgres://user@host:5432/db (env DATABASE_URL)').helpGroup(GLOBAL))

@@ -1,12 +1,12 @@
 // The binary's own behaviour: help, version, the --serve alias, completion scripts.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, BUILT, ROOT, bolag } from './helpers.js';
+import { BIN, BUILT, ROOT, bolag, cleanEnv } from './helpers.js';
 
 describe.runIf(BUILT)('the bolag binary', () => {
   it('--help lists the commands and exits 0', async () => {
@@ -99,7 +99,7 @@ _bolag; printf '%s\\n' "\${COMPREPLY[@]}"`;
     expect(await complete('bolag', 'search', '--legal-form', 'AKTIE')).toEqual(['aktiebolag']);
     expect(await complete('bolag', 'search', '--status', 'aktiv,KON')).toEqual(['aktiv,konkurs']);
     expect(await complete('bolag', 'search', '--sort', '-reven')).toEqual(['-revenue', '-revenue_growth']);
-    expect(await complete('bolag', '--profile', 'x', 'config', '')).toEqual(['get', 'set', 'unset', 'list']);
+    expect(await complete('bolag', '--profile', 'x', 'config', '')).toEqual(['get', 'set', 'unset', 'list', 'profiles']);
     expect(await complete('bolag', 'search', '--no-f-sk')).toEqual(['--no-f-skatt']);
     expect((await complete('bolag', 'search', '--category', '')).length).toBeGreaterThan(10);
     // A list value: completed after its last comma, the values before it kept.
@@ -116,6 +116,32 @@ _bolag; printf '%s\\n' "\${COMPREPLY[@]}"`;
       expect(await complete('bolag', 'export', 'download', 'exp_1', '--out', join(dir, 'reg'))).toEqual([join(dir, 'register.db')]);
       expect(await complete('bolag', 'db', 'import', join(dir, 'reg'))).toEqual([join(dir, 'register.db')]);
       expect(await complete('bolag', 'company', join(dir, 'reg'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('bash completes --profile with the profiles of this machine (bolag config profiles)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bolag-complete-profiles-'));
+    try {
+      // The script runs `bolag` from PATH, as it is once installed.
+      mkdirSync(join(dir, 'bin'));
+      writeFileSync(join(dir, 'bin', 'bolag'), `#!/bin/sh\nexec node ${JSON.stringify(BIN)} "$@"\n`, { mode: 0o755 });
+      const env = cleanEnv({ BOLAG_HOME: join(dir, 'home'), PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}` });
+      expect(String((await bolag(['config', 'profiles'], { env })).stdout)).toBe('');
+      for (const name of ['work', 'prod']) {
+        expect((await bolag(['--profile', name, 'config', 'set', 'base_url', `https://${name}.example.se`], { env })).exitCode).toBe(0);
+      }
+      const listed = await bolag(['config', 'profiles'], { env: { ...env, BOLAG_PROFILE: 'nonesuch' } });
+      expect([listed.exitCode, String(listed.stdout)]).toEqual([0, 'prod\nwork\n']);
+      const script = (words: string[]) => `source ${JSON.stringify(join(ROOT, 'completions', 'bolag.bash'))}
+COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
+_bolag; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const complete = async (...words: string[]) => String((await execa('bash', ['-c', script(words)], { env, extendEnv: false })).stdout).split('\n').filter(Boolean);
+      expect(await complete('bolag', '--profile', '')).toEqual(['prod', 'work']);
+      expect(await complete('bolag', 'search', '--profile', 'w')).toEqual(['work']);
+      // bash splits --profile=p at the "=".
+      expect(await complete('bolag', 'webhooks', 'list', '--profile', '=', 'p')).toEqual(['prod']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

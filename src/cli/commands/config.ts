@@ -1,4 +1,4 @@
-// `bolag config get|set|unset|list`: the settings of a profile (base_url, api_key) and which
+// `bolag config get|set|unset|list|profiles`: the settings of a profile (base_url, api_key) and which
 // profile is the default. Works on --profile / BOLAG_PROFILE, else the default profile.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Factory } from '../factory.js';
@@ -51,6 +51,11 @@ export function buildConfigCommand(f: Factory, runF?: (opts: ConfigOptions) => P
       .description('Print every profile and setting (keys masked)')
       .addOption(new Option('--show-secrets', 'Print API keys in full'))
       .action(async (o: { showSecrets?: boolean }) => run({ factory: f, action: 'list', showSecrets: o.showSecrets }, runF)),
+  );
+  cmd.addCommand(
+    new Command('profiles')
+      .description('Print the name of every profile, one a line (shell completion of --profile reads it)')
+      .action(async () => run({ factory: f, action: 'profiles' }, runF)),
   );
   return cmd;
 }

@@ -21,7 +21,15 @@ export function fishScript(root: CommandSpec): string {
       const where = c.path.length === 0 ? '' : ` -n ${q(cond)}`;
       const name = `-l ${o.long.replace(/^--/, '')}${o.short ? ` -s ${o.short.replace(/^-/, '')}` : ''}`;
       // -x: a value, not a file name; -r -F: a file or folder.
-      const values = o.values && o.values.length > 0 ? ` -x -a ${q(o.values.map(q).join(' '))}` : o.takesPath ? ' -r -F' : o.takesValue ? ' -x' : '';
+      const values = o.valuesFrom
+        ? ` -x -a ${q(`(bolag ${o.valuesFrom} 2>/dev/null)`)}`
+        : o.values && o.values.length > 0
+          ? ` -x -a ${q(o.values.map(q).join(' '))}`
+          : o.takesPath
+            ? ' -r -F'
+            : o.takesValue
+              ? ' -x'
+              : '';
       lines.push(`complete -c bolag${where} ${name}${values} -d ${q(o.description)}`);
     }
     if (c.argValues && c.argValues.length > 0) {

@@ -2,7 +2,7 @@
 // whether each takes a value, and which values), positional choices. Every shell's script is
 // generated from this one model.
 import type { Command, Option } from 'commander';
-import { completionValues } from './values.js';
+import { completionCommand, completionValues } from './values.js';
 
 export interface OptionSpec {
   /** `--format`. */
@@ -14,6 +14,8 @@ export interface OptionSpec {
   /** A file or folder (`<path>`, `<file>`, `<dir>`): completed with names on disk; other values without values listed get none. */
   takesPath: boolean;
   values?: readonly string[];
+  /** A bolag command (its words) whose output lines are the values: `config profiles`. */
+  valuesFrom?: string;
 }
 
 export interface CommandSpec {
@@ -40,6 +42,7 @@ function optionSpec(o: Option): OptionSpec | undefined {
     takesValue: o.required || o.optional,
     takesPath: /<(path|file|dir)>/.test(o.flags),
     values: completionValues(o),
+    valuesFrom: completionCommand(o)?.join(' '),
   };
 }
 

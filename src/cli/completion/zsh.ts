@@ -22,9 +22,16 @@ export function zshScript(root: CommandSpec): string {
   const matches = (v: (typeof valueOptions)[number]) => `    ${v.global ? '*' : ''}${q(`${v.global ? '' : v.path}|${v.option.long}`)}) return 0 ;;`;
   const takesCase = valueOptions.map(matches).join('\n');
   const pathCase = valueOptions.filter((v) => v.option.takesPath).map(matches).join('\n');
-  const valuesCase = valueOptions
-    .filter((v) => v.option.values && v.option.values.length > 0)
-    .map((v) => `    ${q(`${v.path}|${v.option.long}`)}) reply=(${v.option.values!.map(q).join(' ')}) ;;`)
+  // A global option's values under any command, after every command's own (the first match wins).
+  const valuesCase = [...valueOptions.filter((v) => !v.global), ...valueOptions.filter((v) => v.global)]
+    .filter((v) => (v.option.values && v.option.values.length > 0) || v.option.valuesFrom)
+    .map((v) => {
+      const pattern = v.global ? `*${q(`|${v.option.long}`)}` : q(`${v.path}|${v.option.long}`);
+      const values = v.option.valuesFrom
+        ? `reply=(\${(f)"$(command bolag ${v.option.valuesFrom.split(' ').map(q).join(' ')} 2>/dev/null)"})`
+        : `reply=(${v.option.values!.map(q).join(' ')})`;
+      return `    ${pattern}) ${values} ;;`;
+    })
     .join('\n');
   const argPaths = all.filter((c) => c.argIsPath).map((c) => `    ${q(key(c))}) return 0 ;;`).join('\n');
   const argsCase = all

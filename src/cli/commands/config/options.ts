@@ -4,7 +4,7 @@ import type { Factory } from '../../factory.js';
 
 export interface ConfigOptions {
   factory: Factory;
-  action: 'get' | 'set' | 'unset' | 'list';
+  action: 'get' | 'set' | 'unset' | 'list' | 'profiles';
   key?: string;
   value?: string;
   showSecrets?: boolean;

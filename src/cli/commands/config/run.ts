@@ -7,6 +7,12 @@ import { OutputSink } from '../../output/sink.js';
 export async function configRun(opts: ConfigOptions): Promise<void> {
   const { factory } = opts;
   const store = await factory.config();
+  if (opts.action === 'profiles') {
+    // Whatever --profile or BOLAG_PROFILE says: completion runs this while one is being typed.
+    const names = store.names();
+    if (names.length > 0) await new OutputSink(factory.io.stdout).write(names.join('\n') + '\n');
+    return;
+  }
   const g = factory.globals();
   // A key as `config list` prints it (`local.base_url`) names its profile too.
   const dotted = /^([^.]+)\.(.+)$/.exec(opts.key ?? '');
