@@ -212,7 +212,11 @@ describe('status from both sources', () => {
     // SCB's JEStat 9 (left its population) for a registered organisation: not active, whatever
     // its FtgStat said (found 2026-11-29: FtgStat 9 with JEStat 9 was `aktiv`, with JEStat 1 `vilande`).
     expect(deriveStatus('registrerad', 'avregistrerad', 'aktiv')).toBe('vilande');
-    expect(deriveStatus('registrerad', 'saknas', 'aktiv')).toBe('aktiv');
+    // SCB drops a JEStat 9 line after six months: no more active than the JEStat 9 before it (it was
+    // `aktiv` until 2026-11-29, a status_changed back to aktiv for every such company).
+    expect(deriveStatus('registrerad', 'saknas', 'vilande')).toBe('vilande');
+    // One SCB never listed is as Bolagsverket says.
+    expect(deriveStatus('registrerad', null, 'vilande')).toBe('aktiv');
     expect(deriveStatus(null, 'avregistrerad', 'aktiv')).toBe('avregistrerad');
     expect(deriveStatus('saknas', null, 'aktiv')).toBe('avregistrerad');
     expect(deriveStatus(null, null, 'vilande')).toBe('vilande');

@@ -9,8 +9,9 @@ export function deriveStatus(bolagsverket: string | null, scb: string | null, cu
   // Without Bolagsverket (associations, public bodies), SCB's word on leaving counts.
   if (bolagsverket === null && (scb === 'avregistrerad' || scb === 'saknas')) return 'avregistrerad';
   // SCB's JEStat 9 (left its population) for an organisation Bolagsverket still lists: not
-  // active, as FtgStat 0 or 9 (which JEStat 9 hides) would say.
-  if (scb === 'vilande' || (bolagsverket === 'registrerad' && scb === 'avregistrerad')) return 'vilande';
+  // active, as FtgStat 0 or 9 (which JEStat 9 hides) would say. SCB drops such a line after six
+  // months, which says no more than the JEStat 9 before it: still not active.
+  if (scb === 'vilande' || (bolagsverket === 'registrerad' && (scb === 'avregistrerad' || scb === 'saknas'))) return 'vilande';
   if (bolagsverket === 'registrerad' || scb === 'aktiv') return 'aktiv';
   return current;
 }

@@ -8,7 +8,7 @@ import { type ImportOptions, type ImportPlanner, type PlannedWrite, SOURCE_BITS,
 import { diffEvents } from '../plan-record.js';
 import { deriveStatus } from './derive-status.js';
 import { blankCompany } from './new-company.js';
-import { placeOf } from './place-of.js';
+import { NOWHERE, placeOf } from './place-of.js';
 import type { SourceRow } from './source-row.js';
 
 export const planSourceRow: ImportPlanner = (record, existing, id, now, quiet = false) => {
@@ -34,6 +34,8 @@ export function planVanished(source: SourceRow['source'], opts: { spareSoleTrade
       if (internal.scb_activity === 'saknas') return null;
       internal.scb_activity = 'saknas';
       internal.scb_hash = null;
+      // The address was SCB's: Bolagsverket's next import reads its line again and puts its own back.
+      internal.bolagsverket_hash = null;
     }
     const after: StoredCompany = { ...existing, internal, status: deriveStatus(internal.bolagsverket_standing, internal.scb_activity, existing.status) };
     return planned(existing, after, now);
@@ -62,12 +64,17 @@ function applyRow(before: StoredCompany, row: SourceRow): StoredCompany {
   const knownToBolagsverket = (internal.sources & SOURCE_BITS.bolagsverket) !== 0;
   // Both files carry a postal address; SCB's wins where SCB lists the company, so that the two
   // weekly imports do not undo each other's address every week.
-  const addressOwner = row.source === 'scb' || (internal.sources & SOURCE_BITS.scb) === 0;
-  if (row.address && addressOwner) {
-    const place = placeOf(row.address);
-    // A known position inside the same municipality is better than its centre: kept.
-    if (place.municipality_code === before.municipality_code && before.location !== null) place.location = before.location;
-    Object.assign(after, place);
+  const listedByScb = (internal.sources & SOURCE_BITS.scb) !== 0 && internal.scb_activity !== 'saknas';
+  if (row.source === 'scb' || !listedByScb) {
+    if (row.address) {
+      const place = placeOf(row.address);
+      // A known position inside the same municipality is better than its centre: kept.
+      if (place.municipality_code === before.municipality_code && before.location !== null) place.location = before.location;
+      Object.assign(after, place);
+    } else {
+      // Abroad, or none given: as a first load of this line would leave it, not the old address.
+      Object.assign(after, { address: { street: '', postal_code: '', city: '' }, ...NOWHERE });
+    }
   }
   if (row.source === 'bolagsverket') {
     internal.sources |= SOURCE_BITS.bolagsverket;
