@@ -54,3 +54,32 @@ describe.each(['bolagsverket', 'scb'] as const)("%s's sole traders", (source) =>
     expect(orgNrs).toEqual(['6406253432', '6406253432', '5566778899']);
   });
 });
+
+describe('a personal identity number in any shape is a sole trader left out, not a reported line', () => {
+  // Found 2026-11-29: these were reported as unreadable, the report (stderr, --errors) repeating
+  // the person's number, name and address.
+  const shapes: Record<OpenDataSource, string[]> = {
+    bolagsverket: [
+      bvPerson.replace('$PERSON-IDORG', '$person-idorg'),
+      bvPerson.replace('196406253432$PERSON-IDORG', '196406253432'),
+      bvPerson.replace('196406253432$PERSON-IDORG', '6406253432$ORGNR-IDORG'),
+      bvPerson.replace('"196406253432$PERSON-IDORG"', '196406253432$PERSON-IDORG'),
+    ],
+    scb: [scbPerson.replace('196406253432', '6406253432'), scbPerson.replace('196406253432', '166406253432'), scbPerson.replace('196406253432', '"196406253432"')],
+  };
+  it.each(['bolagsverket', 'scb'] as const)('%s', async (source) => {
+    const header = files[source][0];
+    const company = files[source][3];
+    const stats: ReadStats = { lines: 0, records: 0, persons: 0, errors: 0, errorsWithKey: 0 };
+    const errors: number[] = [];
+    async function* bytes() {
+      yield new TextEncoder().encode([header, ...shapes[source], company].join('\n'));
+    }
+    const records: ImportRecord[] = [];
+    const batches = classifyLines(bytes(), { source, includePersons: false, batchSize: 2000 });
+    for await (const chunk of readSourceRecords(source, batches, stats, { includePersons: false, strict: false, onError: (line) => errors.push(line) })) records.push(...recordsOf(chunk));
+    expect(errors).toEqual([]);
+    expect(stats).toMatchObject({ records: 1, persons: shapes[source].length, errors: 0 });
+    expect(records.map((r) => r.data.org_nr)).toEqual(['5566778899']);
+  });
+});

@@ -60,11 +60,7 @@ export function parserFor(source: OpenDataSource, line: number, first: string): 
       const id = nthField(t, cols.PeOrgNr);
       return /^16\d{10}$/.test(id) && !isPersonalNumber(id.slice(2)) ? id.slice(2) : null;
     },
-    // Twelve digits, not 16 first, or a person's third digit: a personal identity number (parse-row.ts).
-    cheapPerson: (t) => {
-      const id = nthField(t, cols.PeOrgNr);
-      return /^\d{12}$/.test(id) && (!id.startsWith('16') || isPersonalNumber(id.slice(2)));
-    },
+    cheapPerson: (t) => isPersonalIdentity(nthField(t, cols.PeOrgNr).replaceAll('"', '').trim()),
   };
 }
 
@@ -98,11 +94,23 @@ function bolagsverketOrgKey(text: string): string | null {
   return key === null || isPersonalNumber(key) ? null : key;
 }
 
-/** A sole trader's line (`"196501011234$PERSON-IDORG";…`), or a personal number labelled ORGNR. */
+/**
+ * A sole trader's line (`"196501011234$PERSON-IDORG";…`), by its first field alone, however it is
+ * labelled, quoted or cased: a line of a person must never reach an error report.
+ */
 function isBolagsverketPerson(text: string): boolean {
-  if (/^\uFEFF?"\d{12}\$PERSON-IDORG";/.test(text)) return true;
-  const key = /^\uFEFF?"(\d{10})\$ORGNR-IDORG";/.exec(text)?.[1];
-  return key !== undefined && isPersonalNumber(key);
+  const first = /^\uFEFF?"?\s*(\d{10,12})\s*(?:\$([^";]*))?"?;/.exec(text);
+  if (first === null) return false;
+  return first[2]?.trim().toUpperCase() === 'PERSON-IDORG' || isPersonalIdentity(first[1]);
+}
+
+/**
+ * A personal identity number: twelve digits not starting 16 (a century, 19 or 20), or ten (or 16
+ * and ten) whose third digit is 0 or 1, a month, as no organisation's is.
+ */
+function isPersonalIdentity(digits: string): boolean {
+  if (/^\d{12}$/.test(digits) && !digits.startsWith('16')) return true;
+  return /^(16)?\d{10}$/.test(digits) && isPersonalNumber(digits.slice(-10));
 }
 
 /** The org nr of a line that could not be read, when its first field still gives it. */
