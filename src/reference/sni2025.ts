@@ -32,8 +32,12 @@ export function sni2025Section(code: string): Sni2025Section | undefined {
   return SECTION_OF_DIVISION.get(code.slice(0, 2));
 }
 
-/** The category of an SNI 2025 code (any length): that of its SNI 2007 counterpart prefix. */
+/**
+ * The category of an SNI 2025 code (any length): that of its SNI 2007 counterpart prefix. The
+ * prefix alone: the digits after a moved prefix mean something else under the other one (47.91,
+ * SNI 2025's intermediation of retail sale, is no 47.1 groceries).
+ */
 export function categoryForSni2025(code: string): Category {
   const moved = MOVED.find((p) => code.startsWith(p));
-  return categoryForSni(moved ? TO_2007[moved] + code.slice(moved.length) : code);
+  return categoryForSni(moved ? TO_2007[moved] : code);
 }

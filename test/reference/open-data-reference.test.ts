@@ -29,5 +29,10 @@ describe('SNI 2025', () => {
     expect(categoryForSni2025('95310').slug).toBe('bilverkstader');
     expect(categoryForSni2025('56110').slug).toBe('restauranger');
     expect(categoryForSni2025('62100').slug).toBe('it');
+    // A moved prefix of another length: its digits after it are no SNI 2007 digits (47.91 and
+    // 47.92, intermediation of retail sale, were filed under groceries, 47.1, until 2026-11-29).
+    expect(categoryForSni2025('47910').slug).toBe('handel');
+    expect(categoryForSni2025('47920').slug).toBe('handel');
+    expect(categoryForSni2025('46710').slug).toBe('bilhandel');
   });
 });
