@@ -14,8 +14,12 @@ import { ImportError } from './import-error.js';
 import { sameValue } from './same-value.js';
 import { applyStatementFigures } from './statement-figures.js';
 
-/** Fields that never count as a change: identity, bookkeeping, and query-dependent extras. */
-const NOT_COMPARED = new Set(['id', 'updated_at', 'distance_km', 'latest_financials', 'status', 'county', 'municipality']);
+/**
+ * Fields that never count as a change: identity, bookkeeping, query-dependent extras, and what has
+ * events of its own (status, latest_financials). A move names `municipality` and `county` as well as
+ * their codes: a subscriber may watch either.
+ */
+const NOT_COMPARED = new Set(['id', 'updated_at', 'distance_km', 'latest_financials', 'status']);
 
 const IMPORT_SCHEMA = CompanySchema.omit({ distance_km: true }).extend({ id: CompanySchema.shape.id.optional() });
 

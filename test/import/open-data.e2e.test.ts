@@ -212,7 +212,7 @@ describe.skipIf(!BUILT)('bolag db import --source bolagsverket|scb', { timeout: 
       expect(summary).toEqual([
         { type: 'company.updated', org_nr: '556677-8899', changed_fields: ['name'], company_id: undefined },
         { type: 'company.status_changed', org_nr: '559100-0012', previous_status: 'konkurs', status: 'aktiv', company_id: undefined },
-        { type: 'company.updated', org_nr: '559100-0020', changed_fields: ['address', 'municipality_code', 'county_code', 'location'], company_id: undefined },
+        { type: 'company.updated', org_nr: '559100-0020', changed_fields: ['address', 'municipality', 'municipality_code', 'county', 'county_code', 'location'], company_id: undefined },
         { type: 'company.status_changed', org_nr: '559100-0061', previous_status: 'aktiv', status: 'avregistrerad', company_id: undefined },
         { type: 'company.created', org_nr: '559100-0079', name: 'Nystartade AB', company_id: undefined },
       ]);
