@@ -79,6 +79,33 @@ describe('webhook endpoints', () => {
     expect((await call(s.url, keyA, 'GET', '/webhooks')).body.data.length).toBe(before + 1);
   });
 
+  it('keeps no secret with an Idempotency-Key: a replay gives the secret as it is now, and a 409 once the webhook is deleted (from a review, 2026-11-29)', async () => {
+    const post = async (key: string) => {
+      const res = await fetch(`${s.url}/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keyA}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ ...body, url: 'https://hooks.example.com/rotated' }),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const first = await post('whk-rotated-1');
+    const secret: string = first.body.data.secret;
+    expect(secret).toMatch(/^whsec_/);
+    const stored = (s.store as any).db.prepare('SELECT response FROM idempotency_keys').all() as { response: string | null }[];
+    expect(stored.length).toBeGreaterThan(0);
+    for (const row of stored) expect(String(row.response)).not.toContain('whsec_');
+    // Rotated: the replay is the create's answer with the secret that signs now, not the old one.
+    const rotated = (await call(s.url, keyA, 'POST', `/webhooks/${first.body.data.id}/rotate-secret`)).body.data.secret;
+    const replay = await post('whk-rotated-1');
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual({ ...first.body, data: { ...first.body.data, secret: rotated } });
+    // Deleted: no answer of a webhook that is not there.
+    expect((await call(s.url, keyA, 'DELETE', `/webhooks/${first.body.data.id}`)).status).toBe(200);
+    const gone = await post('whk-rotated-1');
+    expect([gone.status, gone.body.error.code]).toEqual([409, 'idempotency_conflict']);
+    expect(JSON.stringify(gone.body)).not.toContain('whsec_');
+  });
+
   it('updates url, events and filters, and deletes', async () => {
     const w = (await call(s.url, keyA, 'POST', '/webhooks', body)).body.data;
     const patched = await call(s.url, keyA, 'PATCH', `/webhooks/${w.id}`, {

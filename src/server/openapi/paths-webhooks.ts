@@ -33,13 +33,13 @@ export function webhookPaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'createWebhook',
         summary: 'Create a webhook; the response holds its signing secret, shown only here and on rotation',
-        description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443, written plainly (https://host/path, no spaces or backslashes), and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that). With Idempotency-Key the same body within 24 hours replays the first response (secret included) and makes no second webhook; another body is a 409. ${EXPORT_EVENTS_SCOPE}`,
+        description: `Needs scope webhooks:manage and the pro plan. The URL must be https on port 443, written plainly (https://host/path, no spaces or backslashes), and must not reach an internal address. An account has at most ${LIMITS.webhooksPerAccount} webhooks (403 plan_required past that). With Idempotency-Key the same body within 24 hours replays the first response (with the webhook's current secret) and makes no second webhook; another body, or a replay once the webhook is deleted, is a 409. ${EXPORT_EVENTS_SCOPE}`,
         security,
         parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
         requestBody: body(WebhookCreateSchema),
         responses: {
           '201': withLocation(jsonResponse('The webhook, with its secret', envelope(webhook)), 'The URL of the webhook made'),
-          '409': errorResponse('Idempotency-Key reused with another body, or still in flight'),
+          '409': errorResponse('Idempotency-Key reused with another body, still in flight, or its webhook since deleted'),
           ...errorResponses,
         },
       },

@@ -11,7 +11,7 @@ import type { StoredWebhook } from '../../store/webhooks.js';
 import { enqueueDelivery } from '../../webhooks/delivery.js';
 import { validateFilters } from '../../webhooks/filters.js';
 import { refreshHealth } from '../../webhooks/health.js';
-import { presentDelivery, presentWebhook } from '../../webhooks/present.js';
+import { presentDelivery, presentWebhook, type PublicWebhook } from '../../webhooks/present.js';
 import { generateSecret } from '../../webhooks/signature.js';
 import { webhookSignals } from '../../webhooks/signals.js';
 import { assertWebhookUrl, type UrlPolicy } from '../../webhooks/url-policy.js';
@@ -72,19 +72,27 @@ export function webhookRoutes(api: FastifyInstance, ctx: ServerContext): void {
 
   // An Idempotency-Key works as on POST /exports: a create retried after a lost answer (a
   // timeout) gets the first answer, secret included, instead of making a second webhook that
-  // would get every event twice.
+  // would get every event twice. The answer is kept with the key without its secret (a copy of
+  // every secret for a day, which outlived a rotation or a delete): a replay adds the webhook's
+  // secret as it is now, and one whose webhook was deleted is a 409.
   api.post('/webhooks', { onRequest: guarded }, async (request, reply) => {
     const { account } = principalOf(request);
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     const input = parseBody(WebhookCreateSchema, request.body);
     mayReceive(request, input.events);
     await assertWebhookUrl(input.url, policy());
-    const result = await idempotent(store.exports, account.id, key, requestHash('POST /webhooks', request.body), async () => ({
-      status: 201,
-      body: { data: presentWebhook(await createWebhook(account.id, input), { withSecret: true }), meta: meta(request) },
-    }));
-    const id = (result.body as { data: { id: string } }).data.id;
-    return sendIdempotent(request, reply, result, `${ctx.baseUrl()}/webhooks/${id}`);
+    let created: StoredWebhook | undefined;
+    const result = await idempotent(store.exports, account.id, key, requestHash('POST /webhooks', request.body), async () => {
+      created = await createWebhook(account.id, input);
+      return { status: 201, body: { data: presentWebhook(created), meta: meta(request) } };
+    });
+    const body = result.body as { data: PublicWebhook & { secret?: string }; meta: unknown };
+    const webhook = created ?? (await store.webhooks.get(account.id, body.data.id));
+    if (webhook === null) {
+      throw new ApiError('idempotency_conflict', 'The webhook this Idempotency-Key created has been deleted since; send the create with a new key to make another.', 'Idempotency-Key');
+    }
+    const answer = { ...result, body: { ...body, data: { ...body.data, secret: webhook.secret } } };
+    return sendIdempotent(request, reply, answer, `${ctx.baseUrl()}/webhooks/${webhook.id}`);
   });
 
   async function createWebhook(accountId: string, input: ReturnType<typeof WebhookCreateSchema.parse>): Promise<StoredWebhook> {
