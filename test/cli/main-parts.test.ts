@@ -58,6 +58,11 @@ describe('exit codes', () => {
       expect(exitCodeFor(errorFromResponse({ method: 'GET', path: '/companies', status, bodyText: '' })), String(status)).toBe(2);
     }
     expect(exitCodeFor(errorFromResponse({ method: 'GET', path: '/companies', status: 502, bodyText: '' }))).toBe(1);
+    // A 403's hint names its cause: a quota of the plan is no missing scope (found 2026-11-29).
+    const forbidden = (code: string) => errorFromResponse({ method: 'POST', path: '/webhooks', status: 403, bodyText: JSON.stringify({ error: { code, message: 'm' } }) }).hint;
+    expect(forbidden('plan_required')).toBe("the account's plan does not allow it");
+    expect(forbidden('insufficient_scope')).toMatch(/^the key lacks a scope/);
+    expect(forbidden('something_else')).toBe('the key lacks a scope or the plan lacks the feature');
     expect(exitCodeFor(new NetworkError('x', { method: 'GET', url: 'u' }))).toBe(1);
     expect(exitCodeFor(new Error('x'))).toBe(1);
     expect(exitCodeFor(new CommanderError(1, 'commander.unknownOption', 'x'))).toBe(2);

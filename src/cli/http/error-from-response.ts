@@ -17,6 +17,12 @@ const HINTS: Record<number, string> = {
   403: 'the key lacks a scope or the plan lacks the feature',
 };
 
+/** By code where one status has several causes: a quota of the plan is no missing scope. */
+const CODE_HINTS: Record<string, string> = {
+  insufficient_scope: 'the key lacks a scope; an operator makes one with it: bolag admin keys create --scopes …',
+  plan_required: "the account's plan does not allow it",
+};
+
 /** The `error.message` of an error body (contract §2.1), if the text is one. */
 export function errorMessageOf(bodyText: string): string | undefined {
   try {
@@ -52,7 +58,7 @@ export function errorFromResponse(opts: {
     retryAfter: opts.retryAfter,
   };
   const message = body.error?.message ?? `${opts.method} ${opts.path} failed with HTTP ${opts.status}${opts.statusText ? ` ${opts.statusText}` : ''}.`;
-  const hint = HINTS[opts.status];
+  const hint = (details.code !== undefined ? CODE_HINTS[details.code] : undefined) ?? HINTS[opts.status];
   // A request the service cannot read for its size (a flag of 100,000 characters) is the typed input's fault too.
   if (opts.status === 400 || opts.status === 413 || opts.status === 414 || opts.status === 431) return new InvalidRequestError(message, details);
   if (opts.status === 401 || opts.status === 403) return new AuthError(message, details, { hint });
