@@ -52,6 +52,14 @@ describe.runIf(BUILT)('the local register', () => {
     expect(String(r.stderr)).toContain(`The download_url works only while a bolag command serves the local register; to get the files: bolag export download ${id}`);
   }, 60_000);
 
+  it('webhooks create of an http:// URL says where it is taken: a server started with --allow-insecure-webhooks (found 2026-11-29)', async () => {
+    const r = await bolag(['webhooks', 'create', '--url', 'http://127.0.0.1:9/hook', '--events', 'company.created'], { env });
+    expect(r.exitCode).toBe(2);
+    const lines = String(r.stderr).trim().split('\n');
+    expect(lines.at(-1)).toMatch(/^error: Invalid url: it must use https\. .* — the local register takes https only; a bolag serve started with --allow-insecure-webhooks takes http:\/\/: create it through that server/);
+    expect(String(r.stdout)).toBe('');
+  }, 60_000);
+
   it('--db names another register, created there with its own key', async () => {
     const db = join(home, 'elsewhere', 'custom.db');
     const r = await bolag(['search', '--db', db, '--limit', '2'], { env });

@@ -8,6 +8,7 @@ import type { Row } from '../../output/table-columns.js';
 import { deliveryTable, webhookRecord, webhookTable } from './format.js';
 import { terminalText } from '../../output/terminal-text.js';
 import { randomUUID } from 'node:crypto';
+import { InvalidRequestError } from '../../errors/index.js';
 
 interface Page {
   data: Row[];
@@ -15,6 +16,16 @@ interface Page {
 }
 
 const path = (id: string, rest = '') => `/webhooks/${encodeURIComponent(id)}${rest}`;
+
+/**
+ * An http:// URL refused by the local register, which has no --allow-insecure-webhooks of its
+ * own even on the database of a server started with it: the error, with where to send it instead.
+ */
+async function plainHttpRefusedLocally(e: unknown, url: string, local: () => Promise<boolean>): Promise<InvalidRequestError | undefined> {
+  if (!(e instanceof InvalidRequestError) || e.param !== 'url' || !/^http:/i.test(url) || !(await local())) return undefined;
+  const hint = 'the local register takes https only; a bolag serve started with --allow-insecure-webhooks takes http://: create it through that server (bolag --profile local webhooks create …, or --base-url)';
+  return new InvalidRequestError(e.message, { method: e.method, path: e.path, status: e.status, code: e.code, requestId: e.requestId, param: e.param }, { hint });
+}
 
 export async function webhooksRun(opts: WebhooksOptions): Promise<void> {
   const { factory, action, format } = opts;
@@ -38,7 +49,11 @@ export async function webhooksRun(opts: WebhooksOptions): Promise<void> {
       // With a key of its own, a create the client sends again (a 503, a dropped connection) is
       // answered with the first webhook, not made twice.
       const headers = { 'Idempotency-Key': `cli-${randomUUID()}` };
-      const res = await wait(client.post<{ data: Row }>('/webhooks', { url: action.url, events: action.events, filters: action.filters }, { signal: interrupt, headers }));
+      const res = await wait(client.post<{ data: Row }>('/webhooks', { url: action.url, events: action.events, filters: action.filters }, { signal: interrupt, headers })).catch(
+        async (e: unknown) => {
+          throw (await plainHttpRefusedLocally(e, action.url, async () => (await factory.connection()).local)) ?? e;
+        },
+      );
       await showRecord(res.data.data);
       factory.notice('Keep the secret now: it is not shown again (bolag webhooks rotate-secret makes a new one).');
       return;
