@@ -112,6 +112,18 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(errorLine(r.stderr)).toEqual([`error: bolagsverket_bulkfil.txt in ${zip} is encrypted; unpack it with its password and import the text file`]);
   });
 
+  it('names the entry and its compression when it is neither stored nor deflated (was yauzl\'s "unsupported compression method: 12")', async () => {
+    const zip = await zipWith([['bolagsverket_bulkfil.txt', week1]], 'bzip2.zip');
+    const bytes = readFileSync(zip);
+    // The compression method (12, bzip2), in the local header and the central directory.
+    bytes.writeUInt16LE(12, 8);
+    bytes.writeUInt16LE(12, bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 10);
+    writeFileSync(zip, bytes);
+    const r = await importInto('bolagsverket', zip);
+    expect(r.exitCode).toBe(1);
+    expect(errorLine(r.stderr)).toEqual([`error: bolagsverket_bulkfil.txt in ${zip} is compressed with method 12 (not deflate); unpack it and import the text file`]);
+  });
+
   it('names the file and says it is damaged when its compressed data is (was the inflater\'s own words)', async () => {
     const zip = await zipWith([['bolagsverket_bulkfil.txt', Buffer.concat([week1, week1, week1])]], 'deflated.zip');
     const bytes = readFileSync(zip);

@@ -110,6 +110,9 @@ describe('Bolagsverket lines', () => {
     expect(parseDollarAddress('Box 5305$$STOCKHOLM$10247$SE-LAND')).toEqual({ street: 'Box 5305', postalCode: '10247', city: 'STOCKHOLM' });
     expect(parseDollarAddress('Storgatan 1$Anna$211 20$Malmö$SE-LAND')).toEqual({ street: 'c/o Anna, Storgatan 1', postalCode: '21120', city: 'MALMÖ' });
     expect(parseDollarAddress('Main St 1$$LONDON$$GB-LAND')).toBeNull();
+    // A c/o part the source wrote with its c/o is not given a second one (found 2026-11-29).
+    expect(parseDollarAddress('Box 1$c/o Kalle$STOCKHOLM$11122$SE-LAND')).toEqual({ street: 'c/o Kalle, Box 1', postalCode: '11122', city: 'STOCKHOLM' });
+    expect(parseDollarAddress('Box 1$C/O Kalle$STOCKHOLM$11122$SE-LAND')?.street).toBe('C/O Kalle, Box 1');
   });
 
   it('drops NUL and control characters and spaces out tabs', () => {
@@ -160,6 +163,11 @@ describe('SCB lines', () => {
     expect(parseScbRow(2, line({ ...base, Reklamsparrtyp: '2' }), cols).advertisingBlocked).toBe(true);
     expect(parseScbRow(2, line({ ...base, PeOrgNr: '196406253432', JurForm: '10' }), cols)).toMatchObject({ isPerson: true, legalForm: 'enskild_näringsidkare' });
     expect(() => parseScbRow(2, line({ ...base, FtgStat: '7' }), cols)).toThrow(RowError);
+  });
+
+  it('puts c/o before COAdress once, also when SCB wrote it', () => {
+    expect(parseScbRow(2, line({ ...base, COAdress: 'Kalle' }), cols).address?.street).toMatch(/^c\/o Kalle, /);
+    expect(parseScbRow(2, line({ ...base, COAdress: 'c/o Kalle' }), cols).address?.street).toMatch(/^c\/o Kalle, /);
   });
 
   it('leaves a RegDatKtid that is no day of the calendar empty', () => {

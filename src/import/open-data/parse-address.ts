@@ -20,7 +20,7 @@ export function parseDollarAddress(raw: string): PostalAddress | null {
     else if (p && !/-LAND$/.test(p) && p !== 'null' && !city) city = p;
   }
   if (!postalCode) return null;
-  return { street: co && co !== 'null' ? `c/o ${co}, ${street}`.replace(/, $/, '') : street, postalCode, city: city.toUpperCase() };
+  return { street: co && co !== 'null' ? `${careOf(co)}, ${street}`.replace(/, $/, '') : street, postalCode, city: city.toUpperCase() };
 }
 
 /** SCB's separate columns: the postcode may carry a space. */
@@ -28,4 +28,9 @@ export function postalAddress(street: string, postcode: string, city: string): P
   const m = POSTCODE.exec(postcode.trim());
   if (!m) return null;
   return { street, postalCode: m[1] + m[2], city: city.toUpperCase() };
+}
+
+/** A c/o part as the street's first words: `c/o` before it unless the source wrote one. */
+export function careOf(co: string): string {
+  return /^c\/o\b/i.test(co) ? co : `c/o ${co}`;
 }

@@ -3,7 +3,7 @@
 import { isCalendarDate } from '../../core/param-types.js';
 import { isPersonalNumber, isValidOrgNr } from '../../core/orgnr.js';
 import { textCleanerFor } from '../open-data/clean-text.js';
-import { postalAddress } from '../open-data/parse-address.js';
+import { careOf, postalAddress } from '../open-data/parse-address.js';
 import { RowError, type ScbRow } from '../open-data/source-row.js';
 import { mapScbActivity } from './map-activity.js';
 import { mapScbLegalForm } from './map-legal-form.js';
@@ -57,7 +57,7 @@ export function parseScbRow(line: number, text: string, cols: ScbColumns): ScbRo
     activity,
     sniCodes: [...new Set((['Ng1', 'Ng2', 'Ng3', 'Ng4', 'Ng5'] as const).map(get).filter((c) => /^\d{5}$/.test(c) && c !== '00000'))],
     advertisingBlocked: get('Reklamsparrtyp') === '2',
-    address: postalAddress(co ? `c/o ${co}, ${street}` : street, get('PostNr'), get('PostOrt')),
+    address: postalAddress(co ? `${careOf(co)}, ${street}` : street, get('PostNr'), get('PostOrt')),
   };
 }
 

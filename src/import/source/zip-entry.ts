@@ -38,6 +38,10 @@ export function openZipEntry(path: string): Promise<ZipEntryStream> {
         }
         // yauzl's words ("entry is encrypted, and options.decodeFileData !== false") say neither.
         if (entry.isEncrypted()) return fail(new Error(`${entry.fileName} in ${path} is encrypted; unpack it with its password and import the text file`));
+        // Stored (0) and deflated (8) are what yauzl reads; its words for others name nothing.
+        if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
+          return fail(new Error(`${entry.fileName} in ${path} is compressed with method ${entry.compressionMethod} (not deflate); unpack it and import the text file`));
+        }
         zip.openReadStream(entry, (e, raw) => {
           if (e || !raw) return fail(e ?? new Error(`cannot read ${entry.fileName}`));
           const stream = raw.pipe(checkedCrc(entry, path));
