@@ -104,6 +104,9 @@ describe('Bolagsverket lines', () => {
   it('picks the current company name among several', () => {
     expect(parseName('Gammalt$NAMN-ORGNAM$2010-01-01|Först AB$FORETAGSNAMN-ORGNAM$2012-01-01|Sist AB$FORETAGSNAMN-ORGNAM$2020-01-01')).toBe('Sist AB');
     expect(parseName('Bara Namn$NAMN-ORGNAM$2010-01-01|Foreign Ltd$FORNAMN_FRSPRAK-ORGNAM$2011-01-01')).toBe('Bara Namn');
+    // A name holding a "$" is whole, not cut at it (found 2026-11-29: "A").
+    expect(parseName('A$B Konsult AB$FORETAGSNAMN-ORGNAM$2020-01-01')).toBe('A$B Konsult AB');
+    expect(parseName('X$Y$FORETAGSNAMN-ORGNAM$2020-01-01|Ä$Ö Ltd$FORNAMN_FRSPRAK-ORGNAM$2021-01-01')).toBe('X$Y');
   });
 
   it('finds the postcode in either order, with a c/o part', () => {

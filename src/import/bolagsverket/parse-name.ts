@@ -8,7 +8,7 @@ export function parseName(raw: string): string {
   let bestDate = '';
   for (const entry of raw.split('|')) {
     if (entry === '') continue;
-    const [name = '', type = '', date = ''] = entry.split('$');
+    const { name, type, date } = nameEntry(entry);
     if (name.trim() === '') continue;
     const rank = PREFERRED.indexOf(type) === -1 ? PREFERRED.length : PREFERRED.indexOf(type);
     // The latest registration wins among names of the same type.
@@ -19,4 +19,15 @@ export function parseName(raw: string): string {
     }
   }
   return best;
+}
+
+/**
+ * One `name$TYPE$date[$description]`. A name may hold a `$` itself (`A$B Konsult AB`): the type is
+ * the first part that looks like one (`…-ORGNAM`), and the name everything before it.
+ */
+function nameEntry(entry: string): { name: string; type: string; date: string } {
+  const parts = entry.split('$');
+  const at = parts.findIndex((p, i) => i > 0 && /^[A-Z_]+(-[A-Z_]+)*-ORGNAM$/.test(p));
+  if (at === -1) return { name: parts[0] ?? '', type: parts[1] ?? '', date: parts[2] ?? '' };
+  return { name: parts.slice(0, at).join('$'), type: parts[at], date: parts[at + 1] ?? '' };
 }
