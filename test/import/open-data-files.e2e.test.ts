@@ -74,6 +74,16 @@ describe.skipIf(!BUILT)('files that are not a source file as it should be', { ti
     expect(errorLine(r.stderr)).toEqual([expect.stringMatching(/holds 2 files \(a\.txt, b\.txt\)/)]);
   });
 
+  it("reads a zip made on a Mac: what macOS adds beside the file (__MACOSX/, ._*, .DS_Store) is passed over (found 2026-11-29)", async () => {
+    const zip = await zipWith(
+      [['bolagsverket_bulkfil.txt', week1], ['__MACOSX/._bolagsverket_bulkfil.txt', Buffer.from([0, 5, 22, 7])], ['._bolagsverket_bulkfil.txt', Buffer.from('x')], ['.DS_Store', Buffer.from('x')]],
+      'mac.zip',
+    );
+    const r = await importInto('bolagsverket', zip);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(String(r.stdout)).toMatch(/created/);
+  });
+
   it('refuses a zip whose file is damaged (its CRC-32 does not match), importing nothing', async () => {
     const zip = await zipWith([['bolagsverket_bulkfil.txt', week1]], 'stored.zip', { compress: false });
     const bytes = readFileSync(zip);

@@ -78,8 +78,12 @@ export function unreadableZip(path: string, err: Error | null): Error {
   return new Error(`${path} cannot be read as a zip archive: ${err?.message ?? 'no archive'}`);
 }
 
-/** The entry an import reads: the archive's one `.txt`, or its one file when none is named so. */
+/**
+ * The entry an import reads: the archive's one `.txt`, or its one file when none is named so.
+ * What macOS adds when it zips (`__MACOSX/`, `._name` beside each file) is no candidate.
+ */
 export function theTextEntry(files: readonly yauzl.Entry[], path: string): yauzl.Entry {
+  files = files.filter((f) => !/(^|\/)__MACOSX\//.test(f.fileName) && !/(^|\/)\._[^/]*$/.test(f.fileName) && !/(^|\/)\.DS_Store$/.test(f.fileName));
   const texts = files.filter((f) => /\.txt$/i.test(f.fileName));
   const candidates = texts.length > 0 ? texts : files;
   if (candidates.length === 0) throw new Error(`${path} holds no file`);
