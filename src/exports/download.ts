@@ -1,5 +1,6 @@
 // Serving export files behind signed links: one part (with byte ranges) or a ZIP of all parts.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { ApiError } from '../core/errors.js';
 import type { ServerContext } from '../app/context.js';
@@ -72,27 +73,47 @@ export async function sendPart(ctx: ServerContext, e: StoredExport, index: numbe
   }
   if (range) {
     reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${size}`).header('Content-Length', range.end - range.start + 1);
-    return reply.send(ctx.store.exportFiles.read(e.id, file.name, range));
+    return reply.send(isHead(request) ? noBody() : ctx.store.exportFiles.read(e.id, file.name, range));
   }
   reply.header('Content-Length', size);
-  return reply.send(ctx.store.exportFiles.read(e.id, file.name));
+  return reply.send(isHead(request) ? noBody() : ctx.store.exportFiles.read(e.id, file.name));
 }
+
+/**
+ * HEAD runs the GET route; the body it sends is drained and dropped. A ZIP of every part built
+ * (or one part read) for nothing was seconds of CPU for a request anyone with a link may send.
+ */
+const isHead = (request: FastifyRequest) => request.method === 'HEAD';
+
+/** An empty stream, not an empty string: Fastify's HEAD route would answer Content-Length: 0 for that. */
+const noBody = () => Readable.from([]);
 
 /** download_url: the file itself for one part, a ZIP of the parts (streamed, ZIP64 when needed) otherwise. */
 export async function sendDownload(ctx: ServerContext, e: StoredExport, request: FastifyRequest, reply: FastifyReply) {
   if (e.files.length === 1) return sendPart(ctx, e, 1, request, reply);
   const sizes: number[] = [];
   for (const f of e.files) sizes.push(await sizeOf(ctx, e, f.name));
-  const zip = new yazl.ZipFile();
-  const mtime = new Date(e.completed_at ?? e.created_at);
-  // Each part is read when the ZIP reaches it, so one download holds one part's stream at a time.
-  e.files.forEach((f, i) =>
-    zip.addReadStreamLazy(downloadName(e, i + 1), { mtime, compress: true, size: sizes[i] }, (cb) => cb(null, ctx.store.exportFiles.read(e.id, f.name) as never)),
-  );
-  zip.end();
   reply
     .header('Content-Type', 'application/zip')
     .header('Content-Disposition', `attachment; filename="${zipName(e)}"`)
     .header('Cache-Control', 'private, max-age=0');
+  if (isHead(request)) return reply.send(noBody());
+  const zip = new yazl.ZipFile();
+  const mtime = new Date(e.completed_at ?? e.created_at);
+  // Each part is read when the ZIP reaches it, so one download holds one part's stream at a time.
+  e.files.forEach((f, i) =>
+    zip.addReadStreamLazy(downloadName(e, i + 1), { mtime, compress: true, size: sizes[i] }, (cb) => {
+      const part = ctx.store.exportFiles.read(e.id, f.name);
+      // yazl listens for no error of a part: one unread (its file swept while the ZIP streamed,
+      // a database gone) was an unhandled 'error' that ended the whole server. It ends this
+      // download only.
+      part.on('error', (err: Error) => {
+        request.log.warn({ err, export_id: e.id, part: f.name }, 'export part unreadable during a ZIP download');
+        (zip.outputStream as Readable).destroy(err);
+      });
+      cb(null, part as never);
+    }),
+  );
+  zip.end();
   return reply.send(zip.outputStream);
 }

@@ -1,5 +1,8 @@
 // Signed links: no API key, 24 h expiry (410), tampering (403), byte ranges (206/416).
 import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEST_STORE } from '../helpers/test-store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Signer } from '../../src/app/signer.js';
 import { signedLink } from '../../src/exports/links.js';
@@ -59,6 +62,8 @@ describe('signed links', () => {
     padded.searchParams.set('expires', `0${url.searchParams.get('expires')}`);
     variants.push(padded.toString());
     variants.push(`${url}&foo=1`);
+    // A part number as no link writes it (found by a review, 2026-11-29: 404).
+    for (const n of ['01', '0', '1.0', 'x']) variants.push(url.toString().replace('/files/1?', `/files/${n}?`));
     for (const v of variants) {
       const r = await errorOf(v);
       expect(r.status, v).toBe(403);
@@ -120,6 +125,38 @@ describe('byte ranges', () => {
     expect((await download(f.url, { range: 'bytes=0-1,5-6' })).status).toBe(200);
     expect((await download(f.url, { range: 'bytes=0-1', 'if-range': '"stale"' })).status).toBe(200);
     expect((await download(f.url, { range: 'bytes=0-1', 'if-range': `"${f.sha256}"` })).status).toBe(206);
+  });
+
+  it('answer HEAD with the headers of a GET and no body, without reading the files (found by a review, 2026-11-29)', async () => {
+    const part = await http(multi.files[0].url, { method: 'HEAD' });
+    expect(part.status).toBe(200);
+    expect(part.headers.get('content-length')).toBe(String(multi.files[0].bytes));
+    expect(part.headers.get('etag')).toBe(`"${multi.files[0].sha256}"`);
+    expect((await part.arrayBuffer()).byteLength).toBe(0);
+    const ranged = await http(multi.files[0].url, { method: 'HEAD', headers: { range: 'bytes=10-19' } });
+    expect([ranged.status, ranged.headers.get('content-length'), ranged.headers.get('content-range')]).toEqual([206, '10', `bytes 10-19/${multi.files[0].bytes}`]);
+    const zip = await http(multi.download_url, { method: 'HEAD' });
+    expect([zip.status, zip.headers.get('content-type')]).toEqual([200, 'application/zip']);
+    expect(zip.headers.get('content-disposition')).toMatch(/\.zip"$/);
+    expect((await zip.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it.runIf(TEST_STORE === 'sqlite')('end only the download whose part cannot be read, not the server (found by a review, 2026-11-29: the process ended)', async () => {
+    const b = await api(t, t.key, 'POST', '/exports', { format: 'csv', filters: { status: 'all' } });
+    const e = await waitForExport(t, t.key, b.body.data.id);
+    expect(e.files.length).toBeGreaterThan(2);
+    // The second part's file turned into something that cannot be read (as a sweep deleting it
+    // mid-download leaves it): its size is still read, its bytes are not.
+    const second = join(t.exportDir, e.id, readdirSync(join(t.exportDir, e.id)).sort()[1]);
+    rmSync(second);
+    mkdirSync(second);
+    const cut = await download(e.download_url).then(
+      (r) => r.bytes.length,
+      () => -1,
+    );
+    expect(cut).toBeLessThan(e.files.reduce((n: number, f: { bytes: number }) => n + f.bytes, 0));
+    // The server still answers.
+    expect((await api(t, t.key, 'GET', `/exports/${e.id}`)).status).toBe(200);
   });
 
   it('resume a part: the pieces put together are the file', async () => {

@@ -89,8 +89,9 @@ export function exportRoutes(api: FastifyInstance, ctx: ServerContext): void {
 
   api.get<{ Params: { id: string; n: string } }>('/exports/:id/files/:n', async (request, reply) => {
     const query = linkQuery(request.query);
+    // A part number as no link writes it (01, 0, 1.0) is a changed link: 403, as any change.
     const n = /^[1-9]\d{0,5}$/.test(request.params.n) ? Number(request.params.n) : NaN;
-    if (Number.isNaN(n)) throw new ApiError('not_found', 'No such export file.');
+    if (Number.isNaN(n)) throw new ApiError('forbidden', 'This download link is not valid: its signature does not match.');
     const e = await exportForLink(ctx, request.params.id, n, query);
     return sendPart(ctx, e, n, request, reply);
   });
