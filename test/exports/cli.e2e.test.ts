@@ -33,13 +33,16 @@ interface Proxy {
   corrupt: RegExp | null;
   /** Answer downloads with Connection: close and close the connection after the body, as many proxies do. */
   closeAfter: boolean;
+  /** Drop every download's connection at once, as a server gone away would. */
+  drop: boolean;
   server: Server;
 }
 
 async function startProxy(target: URL): Promise<Proxy> {
-  const p: Proxy = { url: '', target, ranges: [], corrupt: null, closeAfter: false, server: undefined as unknown as Server };
+  const p: Proxy = { url: '', target, ranges: [], corrupt: null, closeAfter: false, drop: false, server: undefined as unknown as Server };
   p.server = createServer((req, res) => {
     if (req.url?.includes('/files/')) p.ranges.push(String(req.headers.range ?? ''));
+    if (p.drop && req.url?.includes('/files/')) return void req.socket.destroy();
     const upstream = request({ host: p.target.hostname, port: p.target.port, path: req.url, method: req.method, headers: req.headers, agent: false }, (up) => {
       const close = p.closeAfter && (req.url ?? '').includes('/files/');
       res.writeHead(up.statusCode ?? 502, close ? { ...up.headers, connection: 'close' } : up.headers);
@@ -317,6 +320,52 @@ describe('bolag export create|get|wait|download', () => {
     const nothing = await bolag(['export', 'download', 'exp_nope', '--out', 'never-made']);
     expect(nothing.exitCode).toBe(4);
     expect(existsSync(join(work, 'never-made'))).toBe(false);
+  }, 60_000);
+});
+
+describe('what a review found (2026-11-29)', () => {
+  it('downloads an export of no rows as an empty file (it failed: no .part to check)', async () => {
+    const out = join(work, 'none');
+    const r = await bolag(['export', 'create', '--q', 'zzzzqqqxxxnothing', '--format', 'jsonl', '--wait', '--out', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const paths = r.stdout.split('\n').filter(Boolean);
+    expect(paths).toHaveLength(1);
+    expect(readFileSync(paths[0]).length).toBe(0);
+    expect(readdirSync(out)).toEqual([paths[0].slice(out.length + 1)]);
+  }, 60_000);
+
+  it('says an export whose files were swept has expired (it exited 0 with nothing written)', async () => {
+    const created = (await api(t, t.key, 'POST', '/exports', { format: 'csv', filters: { county: '25' } })).body.data;
+    const e = await waitForExport(t, t.key, created.id);
+    // As the sweep leaves it: the record, its files gone.
+    await t.store().exports.update(e.id, { files: [], expires_at: new Date(Date.now() - 1000).toISOString() });
+    const r = await bolag(['export', 'download', e.id, '--out', join(work, 'swept')]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim()).toMatch(new RegExp(`^error: Export ${e.id} expired at \\S+: its files are deleted 24 hours after it completes\\. — create the export again$`));
+    expect(r.stdout).toBe('');
+  }, 60_000);
+
+  it('a download whose connection keeps breaking is no failed export: exit 1, after pauses to resume in (it was 5 at once)', async () => {
+    const created = (await api(t, t.key, 'POST', '/exports', { format: 'csv', filters: { county: '03' } })).body.data;
+    const e = await waitForExport(t, t.key, created.id);
+    proxy.drop = true;
+    try {
+      const started = Date.now();
+      const r = await bolag(['export', 'download', e.id, '--out', join(work, 'dropped')]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr.trim()).toMatch(/^error: Downloading \S+ failed: .* — run the same command again: it resumes from \S+\.part$/);
+      // Three pauses (1, 2 and 4 s) between the four tries: a server restarting gets its seconds.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(7_000);
+    } finally {
+      proxy.drop = false;
+    }
+  }, 60_000);
+
+  it('create --wait with a key that may create but not read exports names the export it made (each retry made another, unseen)', async () => {
+    const createOnly = await t.keyFor('create-only', ['exports:create']);
+    const r = await bolag(['export', 'create', '--county', '01', '--wait', '--out', join(work, 'create-only')], { BOLAG_API_KEY: createOnly });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr.trim()).toMatch(/exports:read.* — .*export (exp_[\w-]+) was created and goes on on the server \(bolag export download \1 --out \S+\)$/);
   }, 60_000);
 });
 

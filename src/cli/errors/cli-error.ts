@@ -1,7 +1,8 @@
 // The base of every error a command throws on purpose. `hint` is a short next step shown after
 // the message; `requestId` is the server's id when the error came from a response.
 export class CliError extends Error {
-  readonly hint?: string;
+  /** Writable: a command may add what the user needs to pick up after it (an export's id). */
+  hint?: string;
   readonly requestId?: string;
 
   constructor(message: string, opts: { hint?: string; requestId?: string; cause?: unknown } = {}) {

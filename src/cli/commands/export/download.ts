@@ -7,7 +7,7 @@ import { closeSync, constants, createReadStream, existsSync, fsyncSync, openSync
 import { access, rename, rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { FolderError, makeFolder } from '../../../core/make-folder.js';
-import { ExportFailedError, NetworkError, UsageError } from '../../errors/index.js';
+import { CliError, ExportFailedError, NetworkError, UsageError } from '../../errors/index.js';
 import type { HttpClient } from '../../http-client.js';
 import type { IOStreams } from '../../io.js';
 import { formatNumber } from '../../output/swedish.js';
@@ -26,6 +26,8 @@ export interface DownloadOptions {
 
 /** Attempts per part: resumes after a broken connection, one fresh start after a bad checksum. */
 const ATTEMPTS = 4;
+/** Before each resume after a broken connection: a server restarting gets a few seconds. */
+const RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
 
 const mb = (bytes: number) => `${formatNumber(Math.round((bytes / 1024 ** 2) * 10) / 10)} MB`;
 
@@ -84,6 +86,12 @@ export async function prepareOutDir(outDir: string, flag: string): Promise<void>
 
 /** Downloads every part of a completed export into outDir; returns the paths written. */
 export async function downloadExport(e: ExportRecord, opts: DownloadOptions): Promise<string[]> {
+  // Its files deleted when its link expired (the record stays, with no files): nothing to get,
+  // which is no success (it exited 0 with an empty folder).
+  if (e.status === 'completed' && e.files.length === 0) {
+    const when = e.expires_at ? ` at ${e.expires_at}` : '';
+    throw new CliError(`Export ${terminalText(e.id)} expired${when}: its files are deleted 24 hours after it completes.`, { hint: 'create the export again' });
+  }
   makeFolder(opts.outDir);
   const spinner = await spinnerFor(opts.io, `Downloading ${terminalText(e.id)}`, opts.quiet);
   const paths: string[] = [];
@@ -115,10 +123,12 @@ async function downloadPart(file: ExportFile, target: string, label: string, spi
       offset = 0;
     }
     try {
-      if (offset < file.bytes) await fetchInto(file, partial, offset, (done) => (spinner.text = `${label}: ${mb(done)} of ${mb(file.bytes)}`), opts);
+      // An empty part is fetched too: its file is made by what arrives (nothing).
+      if (offset < file.bytes || !existsSync(partial)) await fetchInto(file, partial, offset, (done) => (spinner.text = `${label}: ${mb(done)} of ${mb(file.bytes)}`), opts);
     } catch (error) {
       if (opts.signal.aborted || !(error instanceof NetworkError || isBrokenBody(error))) throw error;
-      lastError = error; // the connection broke: resume from what arrived
+      lastError = error; // the connection broke: resume from what arrived, after a moment
+      if (attempt < ATTEMPTS - 1) await pause(RETRY_DELAYS_MS[attempt] ?? 4_000, opts.signal);
       continue;
     }
     // The checksum of what is on disk, read back: what the user gets is what was checked.
@@ -134,11 +144,25 @@ async function downloadPart(file: ExportFile, target: string, label: string, spi
       hint: 'run bolag export download again',
     });
   }
+  // A bad checksum is the export's failure (5); a connection that kept breaking is not (1).
   throw lastError instanceof ExportFailedError
     ? lastError
-    : new ExportFailedError(`Downloading ${basename(target)} failed: ${(lastError as Error)?.message ?? lastError}`, {
+    : new CliError(`Downloading ${basename(target)} failed: ${(lastError as Error)?.message ?? lastError}`, {
         hint: `run the same command again: it resumes from ${basename(partial)}`,
       });
+}
+
+/** Waits, or stops at once with the rest of the command when it is interrupted. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }
 
 function isBrokenBody(error: unknown): boolean {

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { ExportOptions, RecordFormat } from './options.js';
-import { CancelError } from '../../errors/index.js';
+import { CancelError, CliError, ExportFailedError } from '../../errors/index.js';
 import type { Factory } from '../../factory.js';
 import { OutputSink, terminalView } from '../../output/sink.js';
 import { verticalTable } from '../../output/vertical.js';
@@ -77,8 +77,20 @@ export async function exportRun(opts: ExportOptions): Promise<void> {
         factory.notice(`Wait for it and download it: bolag export download ${created.id}`);
         return;
       }
-      const done = await guard(`bolag export download ${created.id}${outFlag}`, () => waitForExport(created.id, created, { client, io, signal, quiet }));
-      const paths = await guard(`bolag export download ${created.id}${outFlag}`, () => downloadExport(done, { client, io, signal, outDir, quiet }));
+      // Whatever stops the waiting or the download (a key without exports:read, a network gone),
+      // the export was made: its id, or the next try makes another.
+      const made = async <T>(work: () => Promise<T>): Promise<T> => {
+        try {
+          return await guard(`bolag export download ${created.id}${outFlag}`, work);
+        } catch (error) {
+          if (error instanceof CliError && !(error instanceof CancelError) && !(error instanceof ExportFailedError)) {
+            error.hint = `${error.hint ? `${error.hint}; ` : ''}export ${created.id} was created and goes on on the server (bolag export download ${created.id}${outFlag})`;
+          }
+          throw error;
+        }
+      };
+      const done = await made(() => waitForExport(created.id, created, { client, io, signal, quiet }));
+      const paths = await made(() => downloadExport(done, { client, io, signal, outDir, quiet }));
       return printPaths(factory, paths);
     }
     case 'get': {
