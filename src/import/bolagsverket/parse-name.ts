@@ -8,7 +8,12 @@ export function parseName(raw: string): string {
   let bestDate = '';
   for (const entry of raw.split('|')) {
     if (entry === '') continue;
-    const { name, type, date } = nameEntry(entry);
+    const parts = entry.split('$');
+    const at = typeAt(parts);
+    // Where no part is a type, the first three are read as name, type and date all the same.
+    const name = at > 1 ? parts.slice(0, at).join('$') : parts[0];
+    const type = parts[at === -1 ? 1 : at] ?? '';
+    const date = parts[at === -1 ? 2 : at + 1] ?? '';
     if (name.trim() === '') continue;
     const rank = PREFERRED.indexOf(type) === -1 ? PREFERRED.length : PREFERRED.indexOf(type);
     // The latest registration wins among names of the same type.
@@ -22,12 +27,11 @@ export function parseName(raw: string): string {
 }
 
 /**
- * One `name$TYPE$date[$description]`. A name may hold a `$` itself (`A$B Konsult AB`): the type is
- * the first part that looks like one (`…-ORGNAM`), and the name everything before it.
+ * Where the name's type is among its `$`-parts, or -1. A name may hold a `$` itself
+ * (`A$B Konsult AB$FORETAGSNAMN-ORGNAM$…`): the type is the first part after it that looks like
+ * one (`…-ORGNAM`), and the name everything before it.
  */
-function nameEntry(entry: string): { name: string; type: string; date: string } {
-  const parts = entry.split('$');
-  const at = parts.findIndex((p, i) => i > 0 && /^[A-Z_]+(-[A-Z_]+)*-ORGNAM$/.test(p));
-  if (at === -1) return { name: parts[0] ?? '', type: parts[1] ?? '', date: parts[2] ?? '' };
-  return { name: parts.slice(0, at).join('$'), type: parts[at], date: parts[at + 1] ?? '' };
+function typeAt(parts: readonly string[]): number {
+  for (let i = 1; i < parts.length; i++) if (parts[i].endsWith('-ORGNAM')) return i;
+  return -1;
 }
