@@ -84,7 +84,9 @@ export async function exportRun(opts: ExportOptions): Promise<void> {
           return await guard(`bolag export download ${created.id}${outFlag}`, work);
         } catch (error) {
           if (error instanceof CliError && !(error instanceof CancelError) && !(error instanceof ExportFailedError)) {
-            error.hint = `${error.hint ? `${error.hint}; ` : ''}export ${created.id} was created and goes on on the server (bolag export download ${created.id}${outFlag})`;
+            // "Run the same command again" would create another: the download resumes instead.
+            const before = error.hint && !error.hint.startsWith('run the same command again') ? `${error.hint}; ` : '';
+            error.hint = `${before}export ${created.id} was created and goes on on the server (bolag export download ${created.id}${outFlag})`;
           }
           throw error;
         }
