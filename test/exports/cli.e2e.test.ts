@@ -361,6 +361,18 @@ describe('what a review found (2026-11-29)', () => {
     }
   }, 60_000);
 
+  it('create --wait whose download keeps breaking says to download the export it made, not to create again', async () => {
+    proxy.drop = true;
+    try {
+      const r = await bolag(['export', 'create', '--county', '04', '--format', 'csv', '--wait', '--out', join(work, 'dropped-create')]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr.trim()).toMatch(/^error: Downloading \S+ failed: .* — export (exp_[\w-]+) was created and goes on on the server \(bolag export download \1 --out \S+\)$/);
+      expect(r.stderr).not.toMatch(/run the same command again/);
+    } finally {
+      proxy.drop = false;
+    }
+  }, 60_000);
+
   it('create --wait with a key that may create but not read exports names the export it made (each retry made another, unseen)', async () => {
     const createOnly = await t.keyFor('create-only', ['exports:create']);
     const r = await bolag(['export', 'create', '--county', '01', '--wait', '--out', join(work, 'create-only')], { BOLAG_API_KEY: createOnly });
