@@ -7,7 +7,7 @@ import { isDamagedFile } from '../../../import/source/zip-entry.js';
 import type { ReadStats } from '../../../import/open-data/read-source.js';
 import { markImportedIfEmpty, seedingCutShort, unmarkImported } from '../../../app/seed-register.js';
 import type { ImportResult, ImportWait } from '../../../store/import-types.js';
-import { CancelError, UsageError } from '../../errors/index.js';
+import { CancelError, CliError, UsageError } from '../../errors/index.js';
 import { ImportErrorLog } from './import-errors.js';
 import { importProgress } from './import-progress.js';
 import type { DbImportOptions } from './options.js';
@@ -97,7 +97,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
       const extra: Record<string, number> = { rows: stats.lines, persons_left_out: stats.persons, unreadable_lines: stats.errors, repeated_lines: stats.repeatedLines ?? 0, vanished: result.vanished ?? 0 };
       if (result.vanishedWithheld) extra.vanished_not_marked = result.vanishedWithheld;
       report(opts, result, extra);
-      if (vanishedSkipped) io.stderr.write(`Warning: ${VANISHED_SKIPPED[vanishedSkipped](stats)}\n`);
+      if (vanishedSkipped && vanishedSkipped !== 'cut-short') io.stderr.write(`Warning: ${VANISHED_SKIPPED[vanishedSkipped](stats)}\n`);
       if (result.vanishedWithheld) {
         io.stderr.write(
           `Warning: ${result.vanishedWithheld.toLocaleString('en')} organisations this source listed before are not in the file; none was marked as vanished, ` +
@@ -107,6 +107,8 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
       // Exit 0 would tell a cron job that the register is this week's.
       if (stats.lines === 0) throw new UsageError(`${opts.file} has no ${source === 'scb' ? "SCB" : "Bolagsverket"} lines after its header; nothing was imported.`);
       if (stats.errors > stats.records) throw new UsageError(mostUnreadable(opts.file, stats));
+      // Not this week's register either: what the file held is in, what it lost is not known.
+      if (vanishedSkipped === 'cut-short') throw new CliError(VANISHED_SKIPPED['cut-short'](stats));
     } finally {
       progress.done();
       await errors.close();
@@ -138,7 +140,7 @@ export async function dbImportRun(opts: DbImportOptions): Promise<void> {
 
 const VANISHED_SKIPPED: Record<VanishedSkipped, (stats: ReadStats) => string> = {
   'cut-short': (stats) =>
-    `the file ends in the middle of line ${stats.unterminatedLine} (no line break, and the line could not be read): it looks cut short, so no organisation it no longer lists was marked as vanished. Download it again and import it whole.`,
+    `The file ends in the middle of line ${stats.unterminatedLine} (no line break, and the line could not be read): it looks cut short. The lines before it were imported, but no organisation it no longer lists was marked as vanished. Download it again and import it whole.`,
   unreadable: (stats) => `${stats.errors.toLocaleString('en')} lines could not be read, so no organisation the file no longer lists was marked as vanished.`,
 };
 
