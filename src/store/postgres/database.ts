@@ -1,6 +1,9 @@
 // The PostgreSQL connection pool of one store. Every connection starts with its search_path
-// set to the store's schema, then public (where the contrib extensions live), so that the
-// same SQL runs in any schema: tests give each run its own.
+// set to the store's schema alone, so that the same SQL runs in any schema (tests give each run
+// its own). Not public after it: while the schema is missing (dropped, being restored) every
+// unqualified name fell through to public's tables, another store's if one is there: its keys
+// let in, its register served, exports written into it. Our SQL uses nothing of the contrib
+// extensions kept in public.
 import pg from 'pg';
 import { isStoreUnavailable } from '../unavailable.js';
 import { maskInText, splitSchema } from './url.js';
@@ -40,7 +43,7 @@ export class PgDb implements Queryable {
       max: opts.max ?? Number(process.env.BOLAG_PG_POOL_MAX ?? 10),
       // Searches are short statements: no JIT compilation (tens of ms) and no parallel workers
       // (a few ms to start) for them; a long count asks for workers itself (search/count.ts).
-      options: `-c search_path=${this.schema === 'public' ? 'public' : `${this.schema},public`} -c jit=off -c max_parallel_workers_per_gather=0${
+      options: `-c search_path=${this.schema} -c jit=off -c max_parallel_workers_per_gather=0${
         opts.lockTimeoutMs === undefined ? '' : ` -c lock_timeout=${Math.round(opts.lockTimeoutMs)}`
       }`,
       types,

@@ -15,9 +15,6 @@ export interface PgMigration {
   sql: string;
 }
 
-/** Contrib extensions the search uses; created in public so that every schema sees them. */
-const EXTENSIONS = ['unaccent', 'pg_trgm', 'cube', 'earthdistance'];
-
 /** Key of the advisory lock held while migrating (any bigint; this one spells "bolag mig"). */
 export const MIGRATION_LOCK_KEY = 0x626f6c6167_6d;
 
@@ -59,8 +56,7 @@ export async function migrate(db: PgDb): Promise<void> {
       await refuseForeignSchema(client, db.schema);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(db.schema)}`);
       // Set again now that the schema exists, so unqualified names land in it.
-      await client.query(`SET search_path TO ${db.schema === 'public' ? 'public' : `${ident(db.schema)}, public`}`);
-      for (const ext of EXTENSIONS) await client.query(`CREATE EXTENSION IF NOT EXISTS ${ext} WITH SCHEMA public CASCADE`);
+      await client.query(`SET search_path TO ${ident(db.schema)}`);
       await client.query(
         'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
       );
