@@ -31,10 +31,10 @@ afterEach(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function serve(): Promise<{ url: string; port: number; exited: Promise<{ exitCode?: number; signal?: string; stderr: string }> }> {
+async function serve(processes = 1): Promise<{ url: string; port: number; exited: Promise<{ exitCode?: number; signal?: string; stderr: string }> }> {
   let stderr = '';
   // One process (the default is one per core): what is proved here is how a server process stops.
-  child = execa('node', [join(ROOT, 'bin/bolag.js'), 'serve', '--port', '0', '--processes', '1', '--db', join(dir, 'register.db')], {
+  child = execa('node', [join(ROOT, 'bin/bolag.js'), 'serve', '--port', '0', '--processes', String(processes), '--db', join(dir, 'register.db')], {
     reject: false,
     buffer: false,
     extendEnv: false,
@@ -157,5 +157,28 @@ describe('bolag serve on SIGTERM', () => {
     const exit = await within(s.exited, 2000, 'the process ended after the second SIGTERM');
     expect(exit.signal ?? exit.exitCode).toBeTruthy();
     download.destroy();
+  }, 120_000);
+
+  it('ends at once on a second SIGTERM with several processes too (found by a review, 2026-11-29: it waited out the grace)', async () => {
+    const s = await serve(2);
+    const file = await bigFileUrl(s.url);
+    const download = stalledDownload(s.port, file);
+    await new Promise((r) => setTimeout(r, 300));
+    child!.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(child!.exitCode).toBeNull();
+    child!.kill('SIGTERM');
+    const exit = await within(s.exited, 2000, 'the cluster ended after the second SIGTERM');
+    expect(exit.exitCode).toBe(143);
+    expect(exit.stderr).toContain('shutting down');
+    download.destroy();
+  }, 120_000);
+
+  it.each([1, 2])('stops gracefully on SIGHUP (a closed terminal), --processes %i (found by a review, 2026-11-29: killed at once)', async (processes) => {
+    const s = await serve(processes);
+    child!.kill('SIGHUP');
+    const exit = await within(s.exited, 8000, 'the process exited');
+    expect(exit).toMatchObject({ exitCode: 0 });
+    expect(exit.stderr).toContain('shutting down');
   }, 120_000);
 });

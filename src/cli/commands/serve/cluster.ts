@@ -9,6 +9,7 @@ import { bootstrap } from '../../../server/bootstrap.js';
 import { openStore } from '../../../store/open-store.js';
 import { SEED_WAIT, seedProgress } from '../db/seed-progress.js';
 import type { ServeOptions } from './options.js';
+import { SAME_SIGNAL_MS, STOP_SIGNALS } from './stop-signals.js';
 
 /** What a worker process tells the primary. */
 /** `url`: where links point (the public URL when given); `listenUrl`: the address the process is bound to. */
@@ -76,14 +77,29 @@ export async function servePrimary(opts: ServeOptions): Promise<{ apiKey?: strin
     });
   };
 
-  const onSignal = () => stopAll();
+  let firstSignalAt: number | undefined;
+  const onSignal = () => {
+    // A second signal ends every process at once, as with one process (run.ts waitForStop); not
+    // one right after the first, which is the first re-raised by a library.
+    if (firstSignalAt !== undefined) {
+      if (performance.now() - firstSignalAt > SAME_SIGNAL_MS) {
+        for (const w of workers.values()) w.process.kill('SIGKILL');
+        process.exit(143);
+      }
+      return;
+    }
+    firstSignalAt = performance.now();
+    if (workers.size > 0) f.notice('bolag serve: shutting down…');
+    stopAll();
+  };
   // `on`, not `once`: a library's exit hook (signal-exit, under conf) re-raises the signal when
   // it finds itself the only listener left, which would end this process before its workers.
-  process.on('SIGTERM', onSignal);
+  // SIGHUP (the terminal or SSH session closed) is a stop as SIGTERM is, not death mid-request.
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   f.interrupt.addEventListener('abort', onSignal, { once: true });
   for (let i = 0; i < opts.processes; i++) fork(i);
   try {
-    return { apiKey, ...(await urls), stopped: stopped.finally(() => process.off('SIGTERM', onSignal)) };
+    return { apiKey, ...(await urls), stopped: stopped.finally(() => STOP_SIGNALS.forEach((s) => process.off(s, onSignal))) };
   } catch (e) {
     stopAll();
     await stopped;

@@ -9,6 +9,7 @@ import { SEED_WAIT, seedProgress } from '../db/seed-progress.js';
 import { INSECURE_WEBHOOKS_WARNING } from '../../../webhooks/insecure.js';
 import { serviceRoot } from '../../../core/public-url.js';
 import { processRole, servePrimary, type WorkerMessage } from './cluster.js';
+import { SAME_SIGNAL_MS, STOP_SIGNALS } from './stop-signals.js';
 import { ensurePortFree } from './port-free.js';
 
 export async function serveRun(opts: ServeOptions): Promise<void> {
@@ -128,11 +129,6 @@ async function serveInWorker(opts: ServeOptions): Promise<void> {
   await server.close();
 }
 
-/**
- * A SIGTERM this soon after the first is the first one re-raised by a library (handled within
- * the next turn of the event loop), not an operator's second.
- */
-const SAME_SIGNAL_MS = 250;
 
 /**
  * The first SIGTERM (or Ctrl-C) starts the graceful close; a second, a quarter of a second or
@@ -156,7 +152,7 @@ function waitForStop(interrupt: AbortSignal): Promise<void> {
     };
     // Left listening to the end: with this one gone (a `once`), the re-raised signal (above)
     // found no listener and killed the process before it shut down, as cluster.ts already knew.
-    process.on('SIGTERM', done);
+    for (const signal of STOP_SIGNALS) process.on(signal, done);
     if (interrupt.aborted) done();
     else interrupt.addEventListener('abort', done, { once: true });
   });
