@@ -6,7 +6,7 @@
 //   process at once (exit 143) instead of the graceful close: the config library's exit hook
 //   re-raises the signal, and serve's own listener was a `once`, gone after one call.
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +62,35 @@ describe('bolag serve refuses values it cannot use (exit 2, one line)', () => {
       expect(r.exitCode, name).toBe(2);
     }
   }, 60_000);
+});
+
+/** Whether port 80 needs privileges here (Linux's default; a container may lower the start). */
+function privilegedPortsGuarded(): boolean {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8')) > 80;
+  } catch {
+    return false;
+  }
+}
+
+describe.runIf(privilegedPortsGuarded())('a port this user may not bind', () => {
+  it('is said before a first start creates the register and its key (found by a review, 2026-11-29: the key was lost)', async () => {
+    const dir = join(scratch(), 'privileged');
+    mkdirSync(dir, { recursive: true, mode: 0o777 });
+    chmodSync(dir, 0o777);
+    const db = join(dir, 'register.db');
+    const args = [BIN, 'serve', '--processes', '1', '--seed-count', '100', '--port', '80', '--db', db];
+    // As root, run it as nobody, who may not bind port 80.
+    const asRoot = process.getuid?.() === 0;
+    const r = await execa(asRoot ? 'runuser' : 'node', asRoot ? ['-u', 'nobody', '--', 'node', ...args] : args, {
+      reject: false,
+      extendEnv: false,
+      env: cleanEnv({ BOLAG_HOME: join(dir, 'home'), HOME: dir }),
+    });
+    expect(r.exitCode, String(r.stderr)).toBe(2);
+    expect(String(r.stderr).trim().split('\n')).toEqual([expect.stringMatching(/^error: Port 80 on 127\.0\.0\.1 may not be used by this user \((EACCES|EPERM); ports below 1024 need privileges\)/)]);
+    expect(existsSync(db)).toBe(false);
+  });
 });
 
 describe('bolag serve --processes past four a core', () => {

@@ -87,7 +87,8 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
       const opts: ServeOptions = {
         factory: f,
         port: raw.port as number,
-        host: raw.host as string,
+        // `[::]` as an IPv6 address is written in a URL: the address itself is `::`.
+        host: (raw.host as string).replace(/^\[(.*)\]$/, '$1'),
         target,
         seedCount: raw.seedCount as number | undefined,
         publicUrl: raw.publicUrl as string | undefined,

@@ -44,7 +44,8 @@ export async function serveRun(opts: ServeOptions): Promise<void> {
   await server.close();
 }
 
-const UNSPECIFIED = new Set(['0.0.0.0', '::', '[::]', '::0']);
+// Every interface: `0` is taken as 0.0.0.0 by the bind.
+const UNSPECIFIED = new Set(['0.0.0.0', '0', '::', '::0']);
 
 /** The URL printed is the one to use from this machine; it is not all the server listens on. */
 function everyInterface(opts: ServeOptions): string[] {
