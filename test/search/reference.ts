@@ -22,7 +22,8 @@ export function haversine(lat1: number, lng1: number, lat2: number, lng2: number
 
 /** 0 = no match; else the relevance tier of text-query.ts's definition, restated. */
 export function textTier(c: Company, q: string): number {
-  const qw = words(q);
+  // An org nr with its hyphen is one number (`556009-43` a prefix of 5560094384).
+  const qw = words(q.replace(/(?<!\p{N})(\d{6})-(\d{1,4})(?!\p{N})/gu, '$1$2'));
   if (qw.length === 0) return 0;
   const name = words(c.name);
   const org = c.org_nr.replace('-', '');

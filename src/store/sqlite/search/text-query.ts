@@ -18,6 +18,7 @@ import { CATEGORIES } from '../../../reference/categories.js';
 import { SNI_DETAILS } from '../../../reference/sni.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const ORG_NR_WITH_HYPHEN = /(?<!\p{N})(\d{6})-(\d{1,4})(?!\p{N})/gu;
 const DIGITS = /^\d+$/;
 
 export const TIER_STARTS_WITH = 1;
@@ -58,7 +59,12 @@ export function parseTextQuery(q: string): TextQuery {
   const folded = fold(q).replace(/[\s\p{Cc}]+/gu, ' ').trim();
   // A word longer than any name's (folding can make one character of q eighteen) matches nothing,
   // so neither does the query; PostgreSQL's tsquery refuses a word of 2 kB.
-  const texts = folded.match(WORD) ?? [];
+  // An org nr typed with its hyphen is one number, also cut short as the last word (`556009-43`):
+  // split at the hyphen, its last digits were a prefix of nothing.
+  const all: string[] = folded.replace(ORG_NR_WITH_HYPHEN, '$1$2').match(WORD) ?? [];
+  // A word given twice asks nothing more (the last, a prefix, stays apart): 66 words of one
+  // cost PostgreSQL 66 conditions a row and a second a page.
+  const texts = all.filter((t, i) => i === all.length - 1 || all.indexOf(t) === i);
   if (texts.some((t) => t.length > MAX_WORD_LENGTH)) texts.length = 0;
   const words = texts.map((text, i): TextWord => {
     const prefix = i === texts.length - 1;
