@@ -1,8 +1,10 @@
 // include_total. Exact from company_counts when the filters are one of the counted dimensions
 // (county, municipality, category, legal form; with or without a status filter): a sum of a
 // few small rows. Otherwise counted for real under a statement timeout of what is left of the
-// call's budget; out of time, the planner's own estimate of the same count (EXPLAIN), marked
-// as estimated. count(*) over a large share of the register runs with parallel workers.
+// call's budget; out of time, the same count over a sample of the table's pages, scaled up,
+// marked as estimated (the planner's own guess, used before, has no statistics for an SNI prefix
+// or a word: it said 2,443 for 68,230 and 1 for 136,050). count(*) over a large share of the
+// register runs with parallel workers.
 import type { SearchFilters } from '../../../core/search-params.js';
 import type { CountResult } from '../../store.js';
 import type { PgDb, Queryable } from '../database.js';
@@ -23,7 +25,8 @@ export async function countCompanies(db: PgDb, filters: SearchFilters, budgetMs:
   if (budgetMs >= MIN_BUDGET_MS) {
     try {
       const n = await db.tx(async (client) => {
-        await client.query(`SET LOCAL statement_timeout = ${Math.floor(Math.min(budgetMs, 2 ** 31 - 1))}`);
+        const countMs = budgetMs > 2 * SAMPLE_TIMEOUT_MS ? budgetMs - SAMPLE_TIMEOUT_MS : budgetMs;
+        await client.query(`SET LOCAL statement_timeout = ${Math.floor(Math.min(countMs, 2 ** 31 - 1))}`);
         await client.query('SET LOCAL max_parallel_workers_per_gather = 2');
         return (await client.query<{ n: number }>(numbered(text), where.params)).rows[0].n;
       });
@@ -32,7 +35,7 @@ export async function countCompanies(db: PgDb, filters: SearchFilters, budgetMs:
       if ((e as { code?: string }).code !== '57014') throw e; // query_canceled: out of time
     }
   }
-  return { total: await estimate(db, `SELECT 1 FROM companies c WHERE ${where.sql}`, where.params), estimated: true };
+  return { total: await estimate(db, where.sql, where.params), estimated: true };
 }
 
 async function fromCountsTable(db: Queryable, conds: Conditions): Promise<number | null> {
@@ -53,7 +56,31 @@ async function fromCountsTable(db: Queryable, conds: Conditions): Promise<number
   return r.n;
 }
 
-async function estimate(db: Queryable, text: string, params: unknown[]): Promise<number> {
-  const r = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${numbered(text)}`, params);
+/** Rows the sample reads, about: a share of 1 % comes out within a tenth or so of itself. */
+const SAMPLE_ROWS = 10_000;
+/** The sample's own time, kept from the count's budget (an SNI prefix costs ~13 µs a row). */
+const SAMPLE_TIMEOUT_MS = 200;
+
+/**
+ * The count over a sample of the table's pages (TABLESAMPLE SYSTEM, the same pages each time),
+ * scaled to the table; the planner's guess when the table has no statistics yet or the sample
+ * takes too long.
+ */
+async function estimate(db: PgDb, where: string, params: unknown[]): Promise<number> {
+  const [{ n: tuples }] = (await db.query<{ n: number }>("SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'companies'::regclass")).rows;
+  if (tuples > 0) {
+    const percent = Math.min(100, (SAMPLE_ROWS / tuples) * 100);
+    try {
+      const n = await db.tx(async (client) => {
+        await client.query(`SET LOCAL statement_timeout = ${SAMPLE_TIMEOUT_MS}`);
+        const text = `SELECT count(*)::float8 AS n FROM companies c TABLESAMPLE SYSTEM (${percent.toFixed(6)}) REPEATABLE (1) WHERE ${where}`;
+        return (await client.query<{ n: number }>(numbered(text), params)).rows[0].n;
+      });
+      return Math.round((n * 100) / percent);
+    } catch (e) {
+      if ((e as { code?: string }).code !== '57014') throw e;
+    }
+  }
+  const r = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${numbered(`SELECT 1 FROM companies c WHERE ${where}`)}`, params);
   return Math.round(r.rows[0]['QUERY PLAN'][0].Plan['Plan Rows']);
 }
