@@ -48,7 +48,8 @@ export const WebhookSchema = z.object({
   status: z.enum(WEBHOOK_STATUSES),
   created_at: z.string(),
   failing_since: z.string().nullable(),
-  secret: z.string().startsWith('whsec_').optional(),
+  // A pattern, not startsWith: that one is written into the OpenAPI document as `format: starts_with`, no format there is.
+  secret: z.string().regex(/^whsec_/).optional(),
 });
 export type WebhookRecord = z.infer<typeof WebhookSchema>;
 

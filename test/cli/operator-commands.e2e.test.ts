@@ -57,6 +57,11 @@ describe('bolag admin keys create --plan', () => {
     // --scopes given twice is refused, not the last one kept.
     const twice = await create('--scopes', 'all');
     expect([twice.exitCode, String(twice.stderr).trim()]).toEqual([2, 'error: --scopes is given twice; give it once.']);
+    // An account without a name is none (found by a review, 2026-11-29: an account "" was made).
+    for (const name of ['', '  ']) {
+      const unnamed = await bolag(['admin', 'keys', 'create', '--db', db, '--scopes', 'companies:read', '--account', name], { env });
+      expect([unnamed.exitCode, String(unnamed.stderr).trim(), String(unnamed.stdout)]).toEqual([2, 'error: Invalid --account: give the account a name, e.g. --account acme.', '']);
+    }
     const keys = String((await bolag(['admin', 'keys', 'list', '--db', db], { env })).stdout).trim().split('\n').map((l) => JSON.parse(l) as { scopes: string[] });
     expect(keys.at(-1)!.scopes).toEqual(['companies:read']);
     expect((await create('--plan', 'free')).exitCode).toBe(0);

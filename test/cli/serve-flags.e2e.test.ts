@@ -61,6 +61,11 @@ describe('bolag serve refuses values it cannot use (exit 2, one line)', () => {
       expect(r.stderr, name).not.toMatch(/listening on/);
       expect(r.exitCode, name).toBe(2);
     }
+    // --seed-count 0 made no register and said "1 companies"; every later start generated one.
+    const db = join(scratch(), 'seed0.db');
+    const zero = await execa('node', [BIN, 'serve', '--processes', '1', '--port', '0', '--seed-count', '0', '--db', db], { reject: false, extendEnv: false, env: env('seed0') });
+    expect([zero.exitCode, zero.stderr.trim()]).toEqual([2, 'error: Invalid --seed-count: 0; it must be at least 1.']);
+    expect(existsSync(db)).toBe(false);
   }, 60_000);
 });
 

@@ -63,6 +63,14 @@ describe('the document', () => {
     }
   });
 
+  it('names the Location header of what a POST makes, and uses only formats OpenAPI knows (found by a review, 2026-11-29)', () => {
+    expect(doc.paths['/exports'].post.responses['202'].headers.Location).toBeDefined();
+    expect(doc.paths['/webhooks'].post.responses['201'].headers.Location).toBeDefined();
+    const formats = [...JSON.stringify(doc).matchAll(/"format":"([^"]+)"/g)].map((m) => m[1]);
+    const known = new Set(['date', 'date-time', 'uri', 'email', 'uuid', 'int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']);
+    expect(formats.filter((f) => !known.has(f))).toEqual([]);
+  });
+
   it('covers the whole API: search, one company, categories, exports, webhooks', () => {
     for (const p of ['/companies', '/companies/{id}', '/categories', '/openapi.json', '/exports', '/exports/{id}', '/webhooks', '/webhooks/{id}', '/webhooks/{id}/test']) {
       expect(Object.keys(doc.paths)).toContain(p);

@@ -17,6 +17,13 @@ function parseScopes(value: string): Scope[] {
   return [...new Set(scopes)] as Scope[]; // a scope named twice is kept once
 }
 
+/** An account name someone can type again: not empty, no control characters (an account "" was made). */
+function accountName(value: string): string {
+  const name = value.trim();
+  if (name === '' || /[\p{Cc}]/u.test(name)) throw new UsageError('Invalid --account: give the account a name, e.g. --account acme.', { flag: '--account' });
+  return name;
+}
+
 export function buildAdminCommand(f: Factory): Command {
   const admin = new Command('admin').summary('Operator tasks: API keys').description('Operator tasks on the service database (--database-url, --db, DATABASE_URL or the local register).');
   const keys = admin.command('keys').summary('Create, list and revoke API keys');
@@ -26,7 +33,7 @@ export function buildAdminCommand(f: Factory): Command {
     .summary('Create an API key (printed once, on stdout)')
     .addOption(new Option('--scopes <scopes>', `Comma-separated: ${SCOPES.join(', ')}, or all`).makeOptionMandatory().argParser(parseScopes))
     .addOption(new Option('--plan <plan>', 'Plan of a new account').choices([...PLANS]).default('free'))
-    .option('--account <name>', 'Account name (created when new)', 'default')
+    .addOption(new Option('--account <name>', 'Account name (created when new)').default('default').argParser(accountName))
     .addHelpText('after', helpNotes({ examples: ['bolag admin keys create --scopes companies:read', 'bolag admin keys create --scopes all --plan pro --account acme'] }))
     .action(async (raw: { scopes: Scope[]; plan: Plan; account: string }, cmd: Command) => {
       const { adminKeysCreateRun } = await import('./admin/keys.js');

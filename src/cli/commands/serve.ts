@@ -48,7 +48,7 @@ export function buildServeCommand(f: Factory, runF?: (opts: ServeOptions) => Pro
     )
     .addOption(new Option('--port <port>', 'Port to listen on').default(8080).argParser(wholeNumber('--port', 0, 65535)))
     .addOption(new Option('--host <host>', 'Address to listen on').default('127.0.0.1'))
-    .addOption(new Option('--seed-count <n>', 'Companies to generate when the register is empty').argParser(wholeNumber('--seed-count', 0)))
+    .addOption(new Option('--seed-count <n>', 'Companies to generate when the register is empty').argParser(wholeNumber('--seed-count', 1)))
     .addOption(
       new Option('--public-url <url>', 'Address clients reach the service at, for the links it hands out: the root (https://api.example.se) or a mount point behind a proxy (https://example.se/bolag); /api/public/v1 is added').argParser(publicUrl),
     )

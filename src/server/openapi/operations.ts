@@ -48,6 +48,11 @@ export function jsonResponse(description: string, schema: unknown) {
   return { description, headers: { ...requestIdHeader, ...rateLimitHeaders }, content: { 'application/json': { schema } } };
 }
 
+/** A response that names what it made in a Location header (201, 202). */
+export function withLocation(response: ReturnType<typeof jsonResponse>, description: string) {
+  return { ...response, headers: { ...response.headers, Location: { description, schema: { type: 'string' } } } };
+}
+
 const pagination = {
   type: 'object',
   required: ['limit', 'has_more'],

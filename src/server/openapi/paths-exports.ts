@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ExportRequestSchema, ExportSchema } from '../../core/exports.js';
 import { LIMITS } from '../../core/values.js';
-import { envelope, errorResponses, jsonResponse } from './operations.js';
+import { envelope, errorResponses, jsonResponse, withLocation } from './operations.js';
 
 const toJson = (schema: z.ZodType, io: 'input' | 'output') => {
   const { $schema: _s, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -44,7 +44,7 @@ export function exportPaths(): Record<string, Record<string, unknown>> {
         parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
         requestBody: { required: true, content: { 'application/json': { schema: toJson(ExportRequestSchema, 'input') } } },
         responses: {
-          '202': jsonResponse('The export, queued', envelope(exportRecord)),
+          '202': withLocation(jsonResponse('The export, queued', envelope(exportRecord)), 'The URL of the export made (GET it to follow it)'),
           '409': linkError('Idempotency-Key reused with another body, or still in flight'),
           ...errorResponses,
         },

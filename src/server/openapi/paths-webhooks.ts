@@ -2,7 +2,7 @@
 import { LIMITS } from '../../core/values.js';
 import { z } from 'zod';
 import { DeliverySchema, WebhookCreateSchema, WebhookSchema, WebhookUpdateSchema } from '../../core/webhooks.js';
-import { envelope, errorResponse, errorResponses, jsonResponse } from './operations.js';
+import { envelope, errorResponse, errorResponses, jsonResponse, withLocation } from './operations.js';
 
 function json(schema: z.ZodType, io: 'input' | 'output') {
   const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -13,9 +13,6 @@ function json(schema: z.ZodType, io: 'input' | 'output') {
 const EXPORT_EVENTS_SCOPE =
   'A webhook that receives export.* events is subscribed, given other events, pointed elsewhere or given a new secret only by a key that also has exports:read (403 insufficient_scope).';
 
-function withLocation(response: ReturnType<typeof jsonResponse>, description: string) {
-  return { ...response, headers: { ...response.headers, Location: { description, schema: { type: 'string' } } } };
-}
 
 export function webhookPaths(): Record<string, Record<string, unknown>> {
   const webhook = json(WebhookSchema.extend({ previous_secret_expires_at: z.string().nullable() }), 'output');
