@@ -106,6 +106,13 @@ describe('bolag admin keys and db stats on a --db that is no register', () => {
     }
   });
 
+  it('a --db ending in a slash is refused, and no register is made past its 0600 (found by a review, 2026-11-29)', async () => {
+    const named = join(scratch(), 'slashed', 'x.db');
+    const r = await bolag(['db', 'seed', '--count', '10', '--db', `${named}/`], { env: env() });
+    expect([r.exitCode, String(r.stderr).trim()]).toEqual([2, `error: ${named}/ ends in a slash, which names a folder: give the register's file, e.g. ${named}.`]);
+    expect(existsSync(named)).toBe(false);
+  });
+
   it('a --db that is a folder: said with its path', async () => {
     const folder = join(scratch(), 'a-folder');
     mkdirSync(folder, { recursive: true });

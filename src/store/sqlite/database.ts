@@ -12,6 +12,9 @@ import { guardSchemaRaces } from './schema-races.js';
 export type Db = Database.Database;
 
 export function openDatabase(path: string, opts: { readonly?: boolean; bulkReader?: boolean } = {}): Db {
+  // `x.db/` names a folder: SQLite made the file x.db all the same, past the 0600 below (found by
+  // a review, 2026-11-29: a register readable by every user).
+  if (/[\\/]$/.test(path)) throw new NotARegisterError(`${path} ends in a slash, which names a folder: give the register's file, e.g. ${path.replace(/[\\/]+$/, '')}.`);
   if (path !== ':memory:') {
     makeFolder(dirname(path), 0o700);
     // A new register is readable by its owner only: it holds webhook secrets, the key that signs
