@@ -94,6 +94,15 @@ describe('bolag serve --public-url', () => {
       expect(stderr()).toMatch(new RegExp(`^bolag serve: listening on http://127\\.0\\.0\\.1:${port}/api/public/v1 `, 'm'));
       expect(stderr()).toContain('bolag serve: links point to https://example.se/bolag/api/public/v1');
       expect(stderr()).toContain('bolag serve: API reference at https://example.se/bolag/docs');
+      // The page names its assets under the mount, where the proxy passes them on (found by a
+      // review, 2026-11-29: /docs/static/…, outside it); the proxy takes /bolag off.
+      const page = await (await fetch(`http://127.0.0.1:${port}/docs`)).text();
+      const assets = [...page.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]).filter((u) => u.startsWith('/'));
+      expect(assets.length).toBeGreaterThan(3);
+      for (const asset of assets) {
+        expect(asset, asset).toMatch(/^\/bolag\/docs/);
+        expect((await fetch(`http://127.0.0.1:${port}${asset.replace(/^\/bolag/, '')}`)).status, asset).toBe(200);
+      }
     } finally {
       proc.kill('SIGTERM');
       await proc;

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../../app/context.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
+import { publicApiBase, serviceRoot } from '../../core/public-url.js';
 
 export const DOCS_PATH = '/docs';
 
@@ -36,8 +37,12 @@ export async function docsRoutes(app: FastifyInstance, ctx: ServerContext): Prom
   const current = () => (document ??= buildOpenApiDocument(ctx.baseUrl()) as Record<string, unknown>);
   const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([import('@fastify/swagger'), import('@fastify/swagger-ui')]);
   await app.register(swagger, { mode: 'static', specification: { document: buildOpenApiDocument(ctx.baseUrl()) as never } });
+  // Behind a proxy's mount point (--public-url https://example.se/bolag) the page's assets are
+  // there too: named from the server's root, they were fetched outside the mount.
+  const mount = ctx.options.publicUrl ? new URL(serviceRoot(publicApiBase(ctx.options.publicUrl))).pathname.replace(/\/+$/, '') : '';
   await app.register(swaggerUi, {
     routePrefix: DOCS_PATH,
+    ...(mount ? { indexPrefix: mount } : {}),
     staticCSP: CSP,
     transformSpecification: () => current(),
     transformSpecificationClone: false,
@@ -48,7 +53,7 @@ export async function docsRoutes(app: FastifyInstance, ctx: ServerContext): Prom
       displayRequestDuration: true,
       tryItOutEnabled: false,
     },
-    logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: DOCS_PATH, target: '_self' },
+    logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: `${mount}${DOCS_PATH}`, target: '_self' },
     theme: { title: 'bolag API reference', css: [{ filename: 'bolag.css', content: THEME_CSS }] },
   });
 }
