@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { bolagHome, registerDbPath } from '../local/paths.js';
-import { isPostgresUrl, maskDatabaseUrl } from '../store/postgres/url.js';
+import { isPostgresUrl, maskDatabaseUrl, splitSchema } from '../store/postgres/url.js';
 import type { StoreLocation } from '../store/store.js';
 import { UsageError } from './errors/index.js';
 import type { GlobalOptions } from './factory.js';
@@ -25,6 +25,12 @@ export function resolveStoreTarget(g: GlobalOptions, env: NodeJS.ProcessEnv): St
       throw new UsageError(`Invalid ${g.databaseUrl ? '--database-url' : 'DATABASE_URL'}: expected postgres://user@host:port/database, got ${maskDatabaseUrl(url)}.`, {
         flag: '--database-url',
       });
+    }
+    // The schema's name checked here, where a bad one is a usage error (exit 2), not at the connection (1).
+    try {
+      splitSchema(url);
+    } catch (e) {
+      throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}; e.g. ?schema=bolag_staging.`, { flag: '--database-url' });
     }
     const id = createHash('sha256').update(url).digest('hex').slice(0, 12);
     return { location: { databaseUrl: url }, label: `PostgreSQL ${maskDatabaseUrl(url)}`, localKeyFile: join(bolagHome(env), `local-key.pg-${id}`) };

@@ -23,6 +23,9 @@ describe('--database-url', () => {
     const both = await bolag(['db', 'stats', '--db', '/tmp/x.db', '--database-url', 'postgres://u@h/d']);
     expect(both.exitCode).toBe(2);
     expect(String(both.stderr)).toMatch(/either --db or --database-url/);
+    // A schema name that cannot be one: a usage error before any connection (found by a review, 2026-11-29: exit 1).
+    const schema = await bolag(['db', 'stats', '--database-url', 'postgres://u@127.0.0.1:1/d?schema=Bad-Name;drop']);
+    expect([schema.exitCode, String(schema.stderr).trim()]).toEqual([2, 'error: Invalid schema name in the database URL: "Bad-Name;drop" (lower-case letters, digits and _); e.g. ?schema=bolag_staging.']);
   });
 
   it('refuses a URL that does not parse (exit 2), and names the database it could not reach (exit 1), password masked', async () => {

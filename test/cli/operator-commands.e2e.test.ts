@@ -5,7 +5,7 @@
 // - `bolag db stats` on a --db that is not there made an empty register there;
 // - `bolag admin keys create --plan` for an existing account on another plan was ignored.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { binaryScratch, bolag, cleanEnv } from './helpers.js';
@@ -104,6 +104,14 @@ describe('bolag admin keys and db stats on a --db that is no register', () => {
     } finally {
       after.close();
     }
+  });
+
+  it('a --db that is no SQLite file at all is refused untouched, with its path, as a usage error (found by a review, 2026-11-29: exit 1, no path)', async () => {
+    const text = join(scratch(), 'notes.db');
+    writeFileSync(text, 'not a database, just notes\n'.repeat(200));
+    const r = await bolag(['db', 'stats', '--db', text], { env: env() });
+    expect([r.exitCode, String(r.stderr).trim()]).toEqual([2, `error: ${text} is not a SQLite database (another kind of file), so not a bolag register; nothing in it was changed.`]);
+    expect(readFileSync(text, 'utf8')).toBe('not a database, just notes\n'.repeat(200));
   });
 
   it('a --db ending in a slash is refused, and no register is made past its 0600 (found by a review, 2026-11-29)', async () => {

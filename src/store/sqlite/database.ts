@@ -61,6 +61,9 @@ export function openDatabase(path: string, opts: { readonly?: boolean; bulkReade
  */
 function withPath(e: unknown, path: string): unknown {
   const code = (e as { code?: string }).code;
+  // A file that is no SQLite database at all (a text file given as --db): another program's file,
+  // refused untouched as a foreign SQLite database is, with its path (it was "file is not a database").
+  if (code === 'SQLITE_NOTADB') return new NotARegisterError(`${path} is not a SQLite database (another kind of file), so not a bolag register; nothing in it was changed.`);
   if (code !== 'SQLITE_CANTOPEN' && code !== 'SQLITE_READONLY' && code !== 'SQLITE_READONLY_DIRECTORY') return e;
   let why = '';
   if (existsSync(path) && statSync(path).isDirectory()) why = ': it is a folder; give the path of a file';
