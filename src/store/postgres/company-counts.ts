@@ -1,7 +1,6 @@
 // company_counts: companies per (dimension, value, status) for the filters that include_total
-// answers without counting rows (search/count.ts), and every SNI code in use (the sni filter
-// expands prefixes to them). Rebuilt whole by a bulk load; moved by each import in its own
-// transaction, so it is always exactly the register's.
+// answers without counting rows (search/count.ts). Rebuilt whole by a bulk load; moved by each
+// import in its own transaction, so it is always exactly the register's.
 import type pg from 'pg';
 import type { CompanyRow } from './company-row.js';
 
@@ -14,8 +13,6 @@ export const REBUILD_COUNTS = `
            coalesce(county_code, municipality_code, category_slug, legal_form), status, count(*)
     FROM companies
     GROUP BY GROUPING SETS ((county_code, status), (municipality_code, status), (category_slug, status), (legal_form, status));
-  INSERT INTO company_counts (dim, value, status, n)
-    SELECT 'sni', code, status, count(*) FROM companies, unnest(sni) AS code GROUP BY code, status;
 `;
 
 /** Changes to the counts, gathered over a transaction of an import and written at its end. */
@@ -24,14 +21,11 @@ export class CountChanges {
   private readonly changes = new Map<string, Map<string, Map<string, number>>>();
 
   /** A company enters (+1) or leaves (-1) the counts with the values of this row. */
-  add(row: Pick<CompanyRow, 'county_code' | 'municipality_code' | 'category_slug' | 'legal_form' | 'status' | 'sni_codes'>, sign: 1 | -1): void {
+  add(row: Pick<CompanyRow, 'county_code' | 'municipality_code' | 'category_slug' | 'legal_form' | 'status'>, sign: 1 | -1): void {
     this.bump('county', row.county_code, row.status, sign);
     this.bump('municipality', row.municipality_code, row.status, sign);
     this.bump('category', row.category_slug, row.status, sign);
     this.bump('legal_form', row.legal_form, row.status, sign);
-    if (!row.sni_codes) return;
-    const codes = row.sni_codes.split(',');
-    for (let i = 0; i < codes.length; i++) if (codes.indexOf(codes[i]) === i) this.bump('sni', codes[i], row.status, sign);
   }
 
   private bump(dim: string, value: string, status: string, sign: 1 | -1): void {
@@ -59,7 +53,7 @@ export class CountChanges {
       }
     }
     if (ns.length === 0) return;
-    // Rows at zero stay: an SNI code once in use keeps matching its prefix at no cost.
+    // Rows at zero stay: a value once in use is cheaper kept than deleted and made again.
     await client.query(
       `INSERT INTO company_counts (dim, value, status, n)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])

@@ -181,6 +181,34 @@ export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: 
       ALTER INDEX companies_org_nr_covering RENAME TO companies_org_nr;
     `,
   },
+  {
+    // The sni filter by index keys (sni-keys.ts): `sni` holds each code's division, class and
+    // code, so that a prefix is one key, not every code in use under it tested against each row
+    // (sni=4 with q: 1 s on 300,000 companies). The rows are rewritten once, by ALTER (which
+    // builds the indexes afresh after it, about 40 s on 1.2 million companies where an UPDATE
+    // took five times that). The rewrite leaves the column without statistics: ANALYZE gives the
+    // planner the keys' shares. The company_counts of SNI codes stay, no longer kept: a replica of
+    // the earlier release expands a prefix to them while the rest are rolled, and each code is a
+    // key of its own, so its search still finds the companies.
+    version: 7,
+    name: "sni holds each code's division, class and code: a prefix is one index key",
+    sql: `
+      CREATE FUNCTION bolag_sni_keys(codes text) RETURNS text[] LANGUAGE plpgsql IMMUTABLE AS $$
+      DECLARE keys text[] := '{}'; code text; k text;
+      BEGIN
+        IF codes = '' THEN RETURN keys; END IF;
+        FOREACH code IN ARRAY string_to_array(codes, ',') LOOP
+          FOREACH k IN ARRAY ARRAY[left(code, 2), left(code, 4), code] LOOP
+            IF NOT k = ANY (keys) THEN keys := keys || k; END IF;
+          END LOOP;
+        END LOOP;
+        RETURN keys;
+      END $$;
+      ALTER TABLE companies ALTER COLUMN sni TYPE text[] USING bolag_sni_keys(sni_codes);
+      DROP FUNCTION bolag_sni_keys(text);
+      ANALYZE companies;
+    `,
+  },
 ];
 
 /**

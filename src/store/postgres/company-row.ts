@@ -1,11 +1,12 @@
 // A company as a row of the PostgreSQL `companies` table. Reading goes through the SQLite
 // store's mapper (rowToCompany), since the columns and their values are the same (flags as
 // 0/1, codes and dates as text); writing adds what only PostgreSQL keeps: the word vector of
-// the full-text index and the SNI codes as an array.
+// the full-text index and the SNI codes' index keys (sni-keys.ts).
 import type { Company } from '../../core/company.js';
 import { MAX_WORD_LENGTH } from '../../core/stored-text.js';
 import { fold } from '../../core/text.js';
 import { COMPANY_COLUMNS, type CompanyRow, companyToRow } from '../sqlite/company-row.js';
+import { sniKeys } from './sni-keys.js';
 
 export { type CompanyRow, distanceKmFrom, rowToCompany } from '../sqlite/company-row.js';
 
@@ -72,7 +73,7 @@ export interface PgCompanyRow extends CompanyRow {
 export function companyToPgRow(c: Company, rowid: number, description = ''): PgCompanyRow {
   const row = companyToRow(c, rowid) as PgCompanyRow;
   row.words = tsvectorText([...wordLexemes(row.name_sort), ...descriptionLexemes(description)]);
-  row.sni = `{${c.sni_codes.join(',')}}`;
+  row.sni = `{${sniKeys(c.sni_codes).join(',')}}`;
   return row;
 }
 

@@ -1,5 +1,5 @@
 // How many companies the narrowest counted filter (county, municipality, category, legal form)
-// leaves, from company_counts, kept for a minute: a plan that walks an index in some order
+// leaves, from company_counts, kept for a minute, or an SNI prefix, from the statistics: a plan that walks an index in some order
 // and tests the filters on each row (search/sorted.ts, relevance.ts) must know how rare the
 // rows it looks for are, and PostgreSQL's statistics do not see the filters together. Where a
 // counted filter's own index also holds other filters' columns, those are counted with it on
@@ -8,17 +8,20 @@ import { BROAD_LEGAL_FORMS } from '../company-migrations.js';
 import type { Queryable } from '../database.js';
 import type { Condition } from './filters.js';
 import { and, rows } from './sql.js';
+import { sniKeyRows } from './word-stats.js';
 
 const COUNTED: Record<string, string> = { county: 'county', municipality: 'municipality', category: 'category', legal_form: 'legal_form' };
 const countCache = new WeakMap<Queryable, Map<string, { n: number; at: number }>>();
 
-/** Companies of the smallest counted filter (county, municipality, category, legal form), or null. */
+/** Companies of the smallest counted filter (county, municipality, category, legal form) or SNI prefix, or null. */
 export async function smallestFilter(db: Queryable, filters: readonly Condition[]): Promise<number | null> {
   const counted = filters.filter((c) => COUNTED[c.name]);
-  if (counted.length === 0) return null;
+  const sni = filters.find((c) => c.name === 'sni');
+  if (counted.length === 0 && !sni) return null;
   let cache = countCache.get(db);
   if (!cache) countCache.set(db, (cache = new Map()));
-  let smallest = Infinity;
+  // The condition's one parameter is the keys' array literal (filters.ts).
+  let smallest = sni ? await sniKeyRows(db, String(sni.params[0]).slice(1, -1).split(',')) : Infinity;
   for (const c of counted) {
     const key = `${c.name}:${JSON.stringify(c.params)}`;
     let hit = cache.get(key);

@@ -9,6 +9,7 @@ import { descendantSlugs } from '../../../reference/categories.js';
 import { boundingBox } from '../../sqlite/search/geo-math.js';
 import { prefixEnd } from '../../sqlite/search/predicates.js';
 import { parseTextQuery, type TextQuery } from '../../sqlite/search/text-query.js';
+import { sniFilterKeys } from '../sni-keys.js';
 import { and, placeholders, type Sql, sql } from './sql.js';
 import { textSql, type TextSql } from './text-sql.js';
 
@@ -48,12 +49,7 @@ export function buildConditions(f: SearchFilters): Conditions {
       params: f.postal_code.flatMap((p) => [p, prefixEnd(p)]),
     });
   }
-  if (f.sni) {
-    // A prefix stands for the codes in use that begin with it (company_counts lists every
-    // code any company has), so the GIN index over the codes answers it.
-    const ranges = f.sni.map(() => '(value >= ? AND value < ?)').join(' OR ');
-    add('sni', sql(`c.sni && ARRAY(SELECT value FROM company_counts WHERE dim = 'sni' AND (${ranges}))::text[]`, ...f.sni.flatMap((p) => [p, prefixEnd(p)])));
-  }
+  if (f.sni) add('sni', sql('c.sni && ?::text[]', `{${sniFilterKeys(f.sni).join(',')}}`));
   if (f.website_status) inList('website_status', 'c.website_status', f.website_status);
   if (f.trend) inList('trend', 'c.trend', f.trend);
   if (f.employees_class) inList('employees_class', 'c.employees_rank', f.employees_class.map((e) => EMPLOYEES_CLASSES.indexOf(e as never)));

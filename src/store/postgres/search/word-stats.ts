@@ -2,7 +2,8 @@
 // (the most common lexemes and their frequencies, gathered by ANALYZE), kept for a few
 // minutes. The relevance tiers use it to choose between collecting a word's rows through the
 // full-text index and walking rowids: the planner's LIMIT costing assumes matches are spread
-// evenly and walks a whole table for a tier that turns out empty.
+// evenly and walks a whole table for a tier that turns out empty. The same statistics of the
+// `sni` column's keys (sni-keys.ts) say how many companies an SNI prefix leaves.
 import type { Queryable } from '../database.js';
 import type { TextWord } from '../../sqlite/search/text-query.js';
 
@@ -18,15 +19,28 @@ interface WordStats {
   at: number;
 }
 
-const cache = new WeakMap<Queryable, WordStats>();
+type Column = 'words' | 'sni';
+const caches: Record<Column, WeakMap<Queryable, WordStats>> = { words: new WeakMap(), sni: new WeakMap() };
 
-export async function wordStats(db: Queryable): Promise<WordStats> {
+export function wordStats(db: Queryable): Promise<WordStats> {
+  return elementStats(db, 'words');
+}
+
+/** Companies that hold any of these `sni` keys, by the statistics (an upper bound: a company may hold several). */
+export async function sniKeyRows(db: Queryable, keys: readonly string[]): Promise<number> {
+  const stats = await elementStats(db, 'sni');
+  return Math.min(1, keys.reduce((sum, k) => sum + (stats.freq.get(k) ?? stats.rare), 0)) * stats.rows;
+}
+
+async function elementStats(db: Queryable, column: Column): Promise<WordStats> {
+  const cache = caches[column];
   const hit = cache.get(db);
   if (hit && Date.now() - hit.at < TTL_MS) return hit;
   const { rows } = await db.query<{ elems: string[] | null; freqs: number[] | null; tuples: number }>(
     `SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs,
             (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'companies'::regclass)::float8 AS tuples
-     FROM pg_stats s WHERE s.schemaname = current_schema() AND s.tablename = 'companies' AND s.attname = 'words'`,
+     FROM pg_stats s WHERE s.schemaname = current_schema() AND s.tablename = 'companies' AND s.attname = $1`,
+    [column],
   );
   const r = rows[0];
   const freq = new Map<string, number>();
