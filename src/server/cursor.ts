@@ -1,15 +1,30 @@
 // Opaque search cursors: the keyset position, bound to a fingerprint of the query (filters,
 // sort, fields, expand; not limit), signed so a tampered or borrowed cursor is refused.
 import { createHash } from 'node:crypto';
-import type { SearchQuery } from '../core/search-params.js';
+import type { SearchFilters, SearchQuery } from '../core/search-params.js';
+import { fold } from '../core/text.js';
 import type { KeysetPosition } from '../store/store.js';
 import type { Signer } from '../app/signer.js';
 
 const PURPOSE = 'cursor';
 
 export function queryFingerprint(q: SearchQuery): string {
-  const bound = { filters: q.filters, sort: q.sort, fields: q.fields ?? null, expand: q.expand };
+  const bound = { filters: sameResults(q.filters), sort: q.sort, fields: q.fields ?? null, expand: q.expand };
   return createHash('sha256').update(stableJson(bound)).digest('base64url').slice(0, 22);
+}
+
+/**
+ * The filters as the search reads them, so that a query spelled another way is the same query:
+ * lists are sets, q is folded (as the search folds it), and a default given explicitly
+ * (exclude_advertising_blocked=false) is the default left out.
+ */
+function sameResults(f: SearchFilters): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f)) {
+    if (k === 'exclude_advertising_blocked' && !v) continue;
+    out[k] = k === 'q' && typeof v === 'string' ? fold(v).split(/\s+/).join(' ') : Array.isArray(v) ? [...new Set(v)].sort() : v;
+  }
+  return out;
 }
 
 export function encodeCursor(signer: Signer, position: KeysetPosition, q: SearchQuery): string {

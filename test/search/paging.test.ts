@@ -116,6 +116,25 @@ forEachStore((start) => {
       const r = await get(s, `/companies?${new URLSearchParams({ county: 'Stockholms län', sort: '-revenue', limit: '10', cursor })}`, s.key);
       expect(r.status).toBe(200);
     });
+
+    it('a list in another order, q in other letters or a default given explicitly is the same query', async () => {
+      const first = { q: 'Bygg', county: '01,03', limit: '2' };
+      const next = (await search(s, first)).pagination.next_cursor;
+      expect(typeof next).toBe('string');
+      for (const same of [
+        { ...first, county: '03,01' },
+        { ...first, county: '03,01,03' },
+        { ...first, q: 'BYGG ' },
+        { ...first, exclude_advertising_blocked: 'false' },
+        { ...first, status: 'aktiv' },
+        { ...first, sort: 'relevance' },
+      ]) {
+        const r = await get(s, `/companies?${new URLSearchParams({ ...same, cursor: next })}`, s.key);
+        expect(r.status, JSON.stringify(same)).toBe(200);
+      }
+      await refused({ ...first, exclude_advertising_blocked: 'true', cursor: next });
+      await refused({ ...first, q: 'bygga', cursor: next });
+    });
   });
 
   describe('include_total', () => {
