@@ -184,9 +184,9 @@ export const COMPANY_MIGRATIONS: readonly { version: number; name: string; sql: 
   {
     // The sni filter by index keys (sni-keys.ts): `sni` holds each code's division, class and
     // code, so that a prefix is one key, not every code in use under it tested against each row
-    // (sni=4 with q: 1 s on 300,000 companies). The rows are rewritten once, by ALTER (which
-    // builds the indexes afresh after it, about 40 s on 1.2 million companies where an UPDATE
-    // took five times that). The rewrite leaves the column without statistics: ANALYZE gives the
+    // (sni=4 with q: 1 s on 300,000 companies). The rows are rewritten once, by ALTER, which
+    // builds the indexes afresh after it: 11 s on 300,000 companies, where an UPDATE took 57 s
+    // (92 s on 1.2 million with the machine loaded). The rewrite leaves the column without statistics: ANALYZE gives the
     // planner the keys' shares. The company_counts of SNI codes stay, no longer kept: a replica of
     // the earlier release expands a prefix to them while the rest are rolled, and each code is a
     // key of its own, so its search still finds the companies.
