@@ -43,12 +43,12 @@ export const ExportSchema = z.object({
   filters: z.record(z.string(), z.unknown()),
   fields: z.array(z.string()).nullable(),
   estimated_rows: z.number().int(),
-  row_count: z.number().int().nullable(),
+  row_count: z.number().int().nullable().meta({ description: 'Rows written: so far while running, all of them once completed; null while queued and when failed.' }),
   files: z.array(ExportFileSchema),
   download_url: z.string().nullable(),
   expires_at: z.string().nullable(),
   created_at: z.string(),
-  completed_at: z.string().nullable(),
+  completed_at: z.string().nullable().meta({ description: 'When the export settled: completed, or failed (then see error).' }),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
 });
 export type ExportRecord = z.infer<typeof ExportSchema>;

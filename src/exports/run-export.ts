@@ -153,7 +153,8 @@ export function settleFailed(store: Store, exportId: string, error: { code: stri
   const at = new Date().toISOString();
   return store.exports.settle(
     exportId,
-    { status: 'failed', files: [], completed_at: at, error },
+    // row_count is the rows delivered: none (the count while running was progress, not a result).
+    { status: 'failed', row_count: null, files: [], completed_at: at, error },
     { id: newId('evt'), type: 'export.failed', created_at: at, data: { export_id: exportId, error } },
   );
 }

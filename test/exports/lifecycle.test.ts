@@ -130,6 +130,8 @@ describe('failure', () => {
       expect(e.error.message).not.toContain(t.dir);
       expect(e.download_url).toBeNull();
       expect(e.files).toEqual([]);
+      expect(e.row_count).toBeNull();
+      expect(typeof e.completed_at).toBe('string');
       const events = await exportEvents(e.id);
       expect(events).toHaveLength(1);
       expect(events[0].event).toMatchObject({ type: 'export.failed', data: { export_id: e.id, error: e.error } });
