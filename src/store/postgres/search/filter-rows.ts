@@ -1,7 +1,8 @@
 // How many companies the narrowest counted filter (county, municipality, category, legal form)
-// leaves, from company_counts, kept for a minute, or an SNI prefix, from the statistics: a plan that walks an index in some order
-// and tests the filters on each row (search/sorted.ts, relevance.ts) must know how rare the
-// rows it looks for are, and PostgreSQL's statistics do not see the filters together. Where a
+// leaves, from company_counts, kept for a minute (or an SNI prefix, from the column's
+// statistics): a plan that walks an index in some order and tests the filters on each row
+// (search/sorted.ts, relevance.ts) must know how rare the rows it looks for are, and
+// PostgreSQL's statistics do not see the filters together. Where a
 // counted filter's own index also holds other filters' columns, those are counted with it on
 // the index entries (capped), so that filters that (nearly) exclude each other are known to.
 import { BROAD_LEGAL_FORMS } from '../company-migrations.js';
@@ -21,7 +22,8 @@ export async function smallestFilter(db: Queryable, filters: readonly Condition[
   let cache = countCache.get(db);
   if (!cache) countCache.set(db, (cache = new Map()));
   // The condition's one parameter is the keys' array literal (filters.ts).
-  let smallest = sni ? await sniKeyRows(db, String(sni.params[0]).slice(1, -1).split(',')) : Infinity;
+  let smallest = (sni ? await sniKeyRows(db, String(sni.params[0]).slice(1, -1).split(',')) : null) ?? Infinity;
+  if (counted.length === 0 && smallest === Infinity) return null;
   for (const c of counted) {
     const key = `${c.name}:${JSON.stringify(c.params)}`;
     let hit = cache.get(key);

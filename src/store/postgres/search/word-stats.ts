@@ -26,9 +26,14 @@ export function wordStats(db: Queryable): Promise<WordStats> {
   return elementStats(db, 'words');
 }
 
-/** Companies that hold any of these `sni` keys, by the statistics (an upper bound: a company may hold several). */
-export async function sniKeyRows(db: Queryable, keys: readonly string[]): Promise<number> {
+/**
+ * Companies that hold any of these `sni` keys, by the statistics (an upper bound: a company may
+ * hold several); null before ANALYZE has seen the column, when a guess of "rare" would have a
+ * plan collect every row of a common word.
+ */
+export async function sniKeyRows(db: Queryable, keys: readonly string[]): Promise<number | null> {
   const stats = await elementStats(db, 'sni');
+  if (stats.freq.size === 0) return null;
   return Math.min(1, keys.reduce((sum, k) => sum + (stats.freq.get(k) ?? stats.rare), 0)) * stats.rows;
 }
 
