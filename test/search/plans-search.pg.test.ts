@@ -5,7 +5,8 @@
 //   - a name prefix's first tier walks the name index with no full-text test on each row, but a
 //     number as the last word keeps it (a number's prefix matches the org nr, not a name word);
 //   - sort=distance over a dense circle reads rings, not the whole circle;
-//   - relevance tiers that are one statement each run as one (UNION ALL, one round trip).
+//   - relevance tiers that are one statement each run as one (UNION ALL, one round trip);
+//   - a number as the last word counts as its org nr range's rows (q=55: most of the register).
 // What the searches return is checked against SQLite by the shared search suites.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
@@ -74,6 +75,20 @@ if (!DATABASE_URL) {
       const [first] = await explain({ q: 'ab 55' });
       expect(firstPart(first)).toMatch(/starts_with/);
       expect(firstPart(first)).toMatch(/@@/);
+    });
+
+    it('a short number that begins most org nrs (q=55) is walked in rowid order, not collected and sorted whole', async () => {
+      const plans = await explain({ q: '55' });
+      expect(plans.some((s) => /CROSS JOIN LATERAL/.test(s.sql))).toBe(false);
+      expect(plans.some((s) => /c\.rowid > \$\d+ AND c\.rowid <= \$\d+/.test(s.sql))).toBe(true);
+    });
+
+    it('a common word with an org nr\'s last four digits: collected through the digits, not every row of the word', async () => {
+      const { rows } = await store.db.pool.query<{ tail: string }>("SELECT right(org_nr, 4) AS tail FROM companies WHERE name_sort LIKE '% ab' ORDER BY rowid LIMIT 1 OFFSET 40");
+      const plans = await explain({ q: `ab ${rows[0].tail}` });
+      const used = plans.flatMap((s) => indexes(s));
+      expect(used).toContain('companies_org_tail');
+      for (const s of plans) expect(scansTable(s), s.sql).toBe(false);
     });
 
     it('tiers that are one statement each run as one (an org nr: one round trip)', async () => {

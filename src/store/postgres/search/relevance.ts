@@ -17,7 +17,7 @@ import type { Position } from './position.js';
 import { type Hit, readStretch, readStretches, type Stretch } from './read.js';
 import { not, type Sql, sql } from './sql.js';
 import type { TextWord } from '../../sqlite/search/text-query.js';
-import { wordRows, wordStats } from './word-stats.js';
+import { orgPrefixRows, wordRows, wordStats } from './word-stats.js';
 import { DESCRIPTION_MARK } from '../company-row.js';
 
 /** A tier with at most this many candidate rows is collected through the full-text index (a row
@@ -53,11 +53,16 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
   const expand = query.expand.includes('latest_financials');
   const stats = await wordStats(db);
   const words = text.query.words;
-  const rowsOf = (ws: readonly TextWord[], exact = false) => Math.min(Infinity, ...ws.map((w) => wordRows(stats, exact ? { ...w, prefix: false } : w)));
+  // A number as the last word is also a prefix of the org nr: as many rows as that range holds.
+  const numberRows = new Map<string, number>();
+  for (const w of words) if (w.digits && w.prefix) numberRows.set(w.text, await orgPrefixRows(db, w.text));
+  const rowsOfWord = (w: TextWord, exact: boolean) =>
+    !exact && w.digits && w.prefix ? Math.max(1, numberRows.get(w.text)!) : wordRows(stats, exact ? { ...w, prefix: false } : w);
+  const rowsOf = (ws: readonly TextWord[], exact = false) => Math.min(Infinity, ...ws.map((w) => rowsOfWord(w, exact)));
   const trivial = (s: Sql) => s.sql === 'true';
   const n = Math.max(stats.rows, 1);
   const jointOf = (exact: boolean, industry: boolean) =>
-    narrow * n * words.reduce((p, w, i) => p * Math.min(1, wordRows(stats, exact ? { ...w, prefix: false } : w) / n + (industry && w.industry.codes.size + w.industry.categories.size > 0 ? INDUSTRY_SHARE : 0)), 1);
+    narrow * n * words.reduce((p, w) => p * Math.min(1, rowsOfWord(w, exact) / n + (industry && w.industry.codes.size + w.industry.categories.size > 0 ? INDUSTRY_SHARE : 0)), 1);
   // Each tier's own conditions imply the match; the other filters are tested as they are.
   const others = checks.filter((c) => (c as { name?: string }).name !== 'q');
   // The share of companies a counted filter leaves (q=frisör&municipality=1480: a twentieth):
@@ -95,14 +100,16 @@ export async function relevancePage(db: Queryable, query: SearchQuery, conds: Co
     });
     phases.push(byRowid(db, { tier: 2, where: [...others, text.exact, not(text.startsWith)], indexed: text.exact, estimate: rowsOf(words, true), joint: jointOf(true, false) }, stats.rows, expand));
     // Collected through the name words alone when the last is a short prefix (that one would
-    // make the index merge the lists of every word it begins).
+    // make the index merge the lists of every word it begins). A number is left to the planner:
+    // its org nr range or last four digits are often far fewer rows than the words (q=ab 9885:
+    // the rows of "ab" were 168,000).
     phases.push(
       byRowid(
         db,
         {
           tier: 3,
           where: [...others, text.inName, not(text.exact), not(text.startsWith)],
-          indexed: trivial(text.nameCandidates) ? text.inNameIndexed : text.nameCandidates,
+          indexed: trivial(text.nameCandidates) || words.some((w) => w.digits) ? text.inNameIndexed : text.nameCandidates,
           estimate: Math.min(rowsOf(words), rowsOf(text.nameCandidateWords)),
           joint: jointOf(false, false),
           rowids: text.nameRowids,
