@@ -95,18 +95,7 @@ export class HttpClient {
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const res = await this.send(method, path, opts);
     const text = await res.body.text();
-    let data: T;
-    try {
-      data = (text === '' ? undefined : JSON.parse(text)) as T;
-    } catch (cause) {
-      throw new ApiRequestError(`${method} ${displayPath(path)} answered with a body that is not JSON.`, {
-        method,
-        path: displayPath(path),
-        status: res.statusCode,
-        code: 'invalid_response',
-        requestId: requestIdOf(res.headers),
-      }, { hint: String(cause) });
-    }
+    const data = text === '' ? (undefined as T) : parseJsonAnswer<T>(text, method, path, { status: res.statusCode, headers: res.headers });
     return { status: res.statusCode, data, requestId: requestIdOf(res.headers), headers: res.headers };
   }
 
@@ -203,6 +192,21 @@ export class HttpClient {
         retryAfter: retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000),
       });
     }
+  }
+}
+
+/** A 2xx answer's body as JSON, or the error that names the request that answered with something else. */
+export function parseJsonAnswer<T>(text: string, method: string, path: string, res: Pick<ApiResponse<unknown>, 'status' | 'headers'>): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (cause) {
+    throw new ApiRequestError(`${method} ${displayPath(path)} answered with a body that is not JSON.`, {
+      method,
+      path: displayPath(path),
+      status: res.status,
+      code: 'invalid_response',
+      requestId: requestIdOf(res.headers),
+    }, { hint: String(cause) });
   }
 }
 

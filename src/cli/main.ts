@@ -75,7 +75,12 @@ export async function main(argv: readonly string[] = processArgv): Promise<never
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {
     if (DONE.has((error as { code?: string } | null)?.code ?? '')) code = EXIT.ok;
-    else code = (await import('./report-error.js')).reportError(error, io.stderr, Boolean(globals().verbose));
+    else {
+      // After Ctrl-C, a request it aborted fails with the abort's reason: that is the interrupt.
+      const { CancelError, CliError } = await import('./errors/index.js');
+      const interrupted = interrupt.signal.aborted && !(error instanceof CliError);
+      code = (await import('./report-error.js')).reportError(interrupted ? new CancelError('Interrupted.') : error, io.stderr, Boolean(globals().verbose));
+    }
   } finally {
     await factory.dispose();
   }

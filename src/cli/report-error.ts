@@ -25,7 +25,9 @@ export function reportError(error: unknown, stderr: NodeJS.WritableStream, verbo
   if (line) stderr.write(`${line}\n`);
   // --verbose shows where an unexpected error came from; a usage error commander has reported
   // (a bad flag, a missing argument) is not one.
-  if (verbose && error instanceof Error && !(error instanceof CliError) && !(error instanceof CommanderError) && error.stack) stderr.write(`${error.stack}\n`);
+  // A reader that went away (`| head`) is no error at all.
+  const expected = error instanceof CliError || error instanceof CommanderError || error instanceof PipeClosedError;
+  if (verbose && error instanceof Error && !expected && error.stack) stderr.write(`${error.stack}\n`);
   return exitCodeFor(error);
 }
 

@@ -177,14 +177,17 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     expect(String(r.stderr)).not.toMatch(/\bat .*node_modules|CommanderError/);
   });
 
-  it('ends quietly with exit 0 when the reader closes the pipe (| head)', async () => {
-    const r = await execa('bash', ['-c', `node ${JSON.stringify(BIN)} search --all --limit 100 | head -n 3; echo "rc=\${PIPESTATUS[0]}" >&2`], {
+  it.each([[''], ['--verbose']])('ends quietly with exit 0 when the reader closes the pipe (| head) %s', async (flag) => {
+    const r = await execa('bash', ['-c', `node ${JSON.stringify(BIN)} ${flag} search --all --limit 100 | head -n 3; echo "rc=\${PIPESTATUS[0]}" >&2`], {
       env,
       extendEnv: false,
       reject: false,
     });
     expect(String(r.stdout).trim().split('\n')).toHaveLength(3);
-    expect(String(r.stderr).trim()).toBe('rc=0');
+    // --verbose logs each request on stderr, and nothing else.
+    const stderr = String(r.stderr).trim().split('\n');
+    expect(stderr.pop()).toBe('rc=0');
+    for (const line of stderr) expect(line).toMatch(/^GET \/companies\S* → 200 /);
   }, 30_000);
 
   it.each([
@@ -264,6 +267,23 @@ describe.runIf(BUILT)('bolag search against a real server', () => {
     const at = all.indexOf(printed[printed.length - 1].id);
     expect(printed.map((x) => x.id)).toEqual(all.slice(0, printed.length));
     expect(jsonLines(String(resumed.stdout)).map((x) => x.id)).toEqual(all.slice(at + 1, at + 4));
+  }, 30_000);
+
+  it('Ctrl-C between pages of --format json leaves a whole JSON array', async () => {
+    const child = bolag(['search', '--all', '--limit', '1', '--format', 'json'], { env });
+    let out = '';
+    await new Promise<void>((resolve) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if ((out.match(/"id"/g) ?? []).length >= 3) resolve();
+      });
+    });
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    const printed = JSON.parse(String(r.stdout)) as { id: string }[];
+    expect(printed.length).toBeGreaterThanOrEqual(3);
+    expect(printed.map((x) => x.id)).toEqual(everything.slice(0, printed.length).map((x) => (x as { id: string }).id));
   }, 30_000);
 
   it('bolag company shows one company by org number, JSON in a pipe', async () => {

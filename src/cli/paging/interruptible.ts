@@ -2,7 +2,11 @@
 import { CancelError } from '../errors/index.js';
 
 export function interruptible<T>(promise: Promise<T>, signal: AbortSignal, message: () => string): Promise<T> {
-  if (signal.aborted) return Promise.reject(new CancelError(message()));
+  if (signal.aborted) {
+    // The request was already under way: its own rejection (the abort) is expected, not a crash.
+    promise.catch(() => undefined);
+    return Promise.reject(new CancelError(message()));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new CancelError(message()));
     signal.addEventListener('abort', onAbort, { once: true });

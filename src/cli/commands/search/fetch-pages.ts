@@ -1,6 +1,6 @@
 // One page of GET /companies, as parsed records (table, csv, json) or as the raw bytes of
 // each record (jsonl: no decode, parse and re-serialise on the way from socket to stdout).
-import type { HttpClient, QueryInput } from '../../http-client.js';
+import { type HttpClient, parseJsonAnswer, type QueryInput } from '../../http-client.js';
 import type { Page } from '../../paging/paginate.js';
 import { splitCompanyPage } from '../../paging/raw-page.js';
 import type { Row } from '../../output/table-columns.js';
@@ -27,7 +27,7 @@ export async function fetchRawRecords(client: HttpClient, query: QueryInput, sig
   const raw = splitCompanyPage(res.data);
   if (raw) return toPage(raw.rows, raw.rest.pagination as Pagination);
   // Not the compact shape we expected: take the slow, sure path.
-  const body = JSON.parse(res.data.toString('utf8')) as { data: Row[]; pagination: Pagination };
+  const body = parseJsonAnswer<{ data: Row[]; pagination: Pagination }>(res.data.toString('utf8'), 'GET', '/companies', res);
   return toPage(
     body.data.map((r) => Buffer.from(JSON.stringify(r))),
     body.pagination,

@@ -71,6 +71,11 @@ async function streamPages<T>(opts: SearchOptions, client: HttpClient, fetch: Fe
       if (interrupt.aborted) throw new CancelError(resumeHint());
     }
     await sink.write(writer.end());
+  } catch (error) {
+    // Interrupted between pages: the pages written are whole, so the document is closed too
+    // (--format json: its array), and what was saved parses; the cursor resumes after it.
+    if (error instanceof CancelError) await sink.write(writer.end()).catch(() => undefined);
+    throw error;
   } finally {
     await pages.return();
   }
