@@ -12,10 +12,12 @@ export function rewriteServeAlias(args: readonly string[]): string[] {
 
 /**
  * `bolag help nope` is `bolag nope`: commander answered a help for an unknown command with the
- * whole usage on stderr; as a command it gets one line, with a did-you-mean.
+ * whole usage on stderr; as a command it gets one line, with a did-you-mean. So is `bolag nope
+ * --help`, which printed the root's help and exit 0, as if `nope` were a command.
  */
 export function rewriteHelpOfUnknown(args: readonly string[], known: (name: string) => boolean): string[] {
   const i = commandIndex(args);
+  if (i !== -1 && args[i] !== 'help' && !known(args[i])) return args.filter((a, k) => k < i || (a !== '--help' && a !== '-h'));
   if (i === -1 || args[i] !== 'help') return [...args];
   const j = commandIndex(args.slice(i + 1));
   if (j === -1 || known(args[i + 1 + j])) return [...args];

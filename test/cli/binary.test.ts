@@ -55,6 +55,18 @@ describe.runIf(BUILT)('the bolag binary', () => {
     expect(r.exitCode).toBe(2);
   });
 
+  it('the help of an unknown command is a usage error with a did-you-mean, not the root help (exit 2)', async () => {
+    for (const args of [['exports', '--help'], ['exports', 'create', '-h'], ['help', 'exports']]) {
+      const r = await bolag(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(String(r.stdout), args.join(' ')).toBe('');
+      expect(String(r.stderr).trim(), args.join(' ')).toBe("error: unknown command 'exports' (Did you mean export?)");
+    }
+    const known = await bolag(['export', '--help']);
+    expect(known.exitCode).toBe(0);
+    expect(String(known.stdout)).toMatch(/^Usage: bolag export/);
+  });
+
   it('a command group run without its command shows its help on stderr and is a usage error (exit 2)', async () => {
     for (const args of [[], ['db'], ['export'], ['webhooks']]) {
       const r = await bolag(args);

@@ -123,4 +123,31 @@ describe.runIf(BUILT)('profiles', () => {
     expect((await bolag(['config', 'set', 'default_profile', 'test'], { env })).exitCode).toBe(0);
     expect((await bolag(['search', '--limit', '1'], { env })).exitCode).toBe(0);
   });
+
+  it('config get of a profile that does not exist is a typo (exit 2); of a setting not set, exit 1', async () => {
+    for (const args of [['config', 'get', 'tset.base_url'], ['config', 'get', 'base_url', '--profile', 'tset']]) {
+      const r = await bolag(args, { env });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(String(r.stderr), args.join(' ')).toMatch(/^error: No profile named "tset"\. — profiles: other, test\n$/);
+    }
+    const unset = await bolag(['config', 'get', 'other.api_key'], { env });
+    expect(unset.exitCode).toBe(1);
+    expect(String(unset.stderr)).toMatch(/^error: api_key is not set in profile "other"\.\n$/);
+  });
+
+  it('a config.json that is not JSON is named, exit 1, and left as it was', async () => {
+    const bad = mkdtempSync(join(tmpdir(), 'bolag-cli-bad-config-'));
+    try {
+      writeFileSync(join(bad, 'config.json'), '{"profiles": {');
+      for (const args of [['config', 'list'], ['search', '--limit', '1']]) {
+        const r = await bolag(args, { env: cleanEnv({ BOLAG_HOME: bad }) });
+        expect(r.exitCode, args.join(' ')).toBe(1);
+        expect(String(r.stderr).trim().split('\n'), args.join(' ')).toHaveLength(1);
+        expect(String(r.stderr), args.join(' ')).toContain(`${join(bad, 'config.json')} is not valid JSON`);
+      }
+      expect(readFileSync(join(bad, 'config.json'), 'utf8')).toBe('{"profiles": {');
+    } finally {
+      rmSync(bad, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,7 +1,9 @@
 // Profiles on disk, with conf, in configDir() (BOLAG_HOME isolates them). The file is
 // readable by its owner only, since it holds API keys.
 import type Conf from 'conf';
+import { join } from 'node:path';
 import { configDir } from '../../local/paths.js';
+import { CliError } from '../errors/index.js';
 import type { Profile, ProfileKey } from './keys.js';
 
 interface StoreShape {
@@ -68,12 +70,18 @@ export class ProfileStore {
 
 export async function openProfileStore(dir: string = configDir()): Promise<ProfileStore> {
   const { default: ConfClass } = await import('conf');
-  const conf = new ConfClass<StoreShape>({
-    cwd: dir,
-    configName: 'config',
-    accessPropertiesByDotNotation: false,
-    configFileMode: 0o600,
-    defaults: { profiles: {} },
-  });
-  return new ProfileStore(conf);
+  try {
+    const conf = new ConfClass<StoreShape>({
+      cwd: dir,
+      configName: 'config',
+      accessPropertiesByDotNotation: false,
+      configFileMode: 0o600,
+      defaults: { profiles: {} },
+    });
+    return new ProfileStore(conf);
+  } catch (error) {
+    // conf says only what JSON.parse said: name the file, so that it can be mended.
+    if (error instanceof SyntaxError) throw new CliError(`${join(dir, 'config.json')} is not valid JSON (${error.message}).`, { hint: 'mend it, or move it away to start with no profiles' });
+    throw error;
+  }
 }

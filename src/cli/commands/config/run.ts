@@ -25,6 +25,11 @@ export async function configRun(opts: ConfigOptions): Promise<void> {
   switch (opts.action) {
     case 'get': {
       const key = parseConfigKey(opts.key ?? '');
+      // A profile named that does not exist is a typo (exit 2), as --profile is everywhere else.
+      if (isProfileKey(key) && named !== undefined && !store.has(profile)) {
+        const names = store.names();
+        throw new UsageError(`No profile named "${profile}".`, { hint: names.length > 0 ? `profiles: ${names.join(', ')}` : undefined });
+      }
       const value = isProfileKey(key) ? store.profile(profile)[key] : store.defaultProfile();
       if (value === undefined) throw new CliError(`${key} is not set in profile "${profile}".`);
       await out.write(`${value}\n`);
