@@ -1,6 +1,7 @@
 // The binary against a service that misbehaves on the wire (a listener that never answers, a
 // proxy that cuts a body short): Ctrl-C while the first request is in flight is exit 130 with one
-// line, never a stack trace; a body that is not JSON names the request and its request id.
+// line, never a stack trace; a body that is not JSON names the request and its request id; a
+// later page that fails says which cursor resumes.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,18 @@ beforeAll(async () => {
       // A 200 whose body a proxy cut short.
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'req_cutshort' });
       res.end('{"data":[{"id":"c_1","name":"A');
+    }
+    else if (req.url?.startsWith('/flaky/')) {
+      // The first page answers; the next fails on the server's side.
+      const next = req.url.includes('cursor=');
+      res.writeHead(next ? 500 : 200, { 'content-type': 'application/json', 'request-id': next ? 'req_second' : 'req_first' });
+      res.end(
+        JSON.stringify(
+          next
+            ? { error: { code: 'internal_error', message: 'Something went wrong on our side.' }, meta: { request_id: 'req_second' } }
+            : { data: [{ id: 'c_1', name: 'Ett AB' }], pagination: { limit: 1, has_more: true, next_cursor: 'page2' }, meta: { request_id: 'req_first' } },
+        ),
+      );
     }
     // Otherwise: never answer.
   });
@@ -43,6 +56,15 @@ describe.skipIf(!BUILT)('the CLI against a service that misbehaves on the wire',
     expect(r.exitCode).toBe(130);
     const lines = String(r.stderr).trim().split('\n');
     expect(lines, String(r.stderr)).toEqual(['Interrupted.']);
+  }, 30_000);
+
+  it.each([['jsonl'], ['csv']])('a later page that fails keeps what was written and says which cursor resumes (--format %s)', async (format) => {
+    const r = await bolag(['search', '--all', '--limit', '1', '--format', format], { env: serverEnv({ url: url.replace('/api/', '/flaky/api/'), key: 'bk_test' }) });
+    expect(r.exitCode).toBe(1);
+    expect(String(r.stdout)).toContain('Ett AB');
+    const lines = String(r.stderr).trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/HTTP 500 internal_error, request id req_second\).* resume with: --cursor page2$/);
   }, 30_000);
 
   it.each([['jsonl'], ['json'], ['csv']])('a body cut short names the request and its request id (--format %s)', async (format) => {

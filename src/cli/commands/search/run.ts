@@ -8,7 +8,7 @@ import { interruptible } from '../../paging/interruptible.js';
 import { makeFormatter } from './formatter-for.js';
 import { fetchRawRecords, fetchRecords } from './fetch-pages.js';
 import { formatNumber } from '../../output/swedish.js';
-import { CancelError } from '../../errors/index.js';
+import { CancelError, CliError } from '../../errors/index.js';
 
 /** Rows per request when following pages and no --limit was given: the API's maximum. */
 const FOLLOW_PAGE_SIZE = 100;
@@ -75,6 +75,11 @@ async function streamPages<T>(opts: SearchOptions, client: HttpClient, fetch: Fe
     // Interrupted between pages: the pages written are whole, so the document is closed too
     // (--format json: its array), and what was saved parses; the cursor resumes after it.
     if (error instanceof CancelError) await sink.write(writer.end()).catch(() => undefined);
+    // A later page that failed (a 500, the network): what was written stays, and the cursor
+    // after it resumes the run, as after Ctrl-C.
+    else if (error instanceof CliError && written > 0 && resume && resume !== startCursor) {
+      error.hint = `${error.hint ? `${error.hint}; ` : ''}resume with: --cursor ${resume}`;
+    }
     throw error;
   } finally {
     await pages.return();
