@@ -6,7 +6,8 @@
 //     number as the last word keeps it (a number's prefix matches the org nr, not a name word);
 //   - sort=distance over a dense circle reads rings, not the whole circle;
 //   - relevance tiers that are one statement each run as one (UNION ALL, one round trip);
-//   - a number as the last word counts as its org nr range's rows (q=55: most of the register).
+//   - a number as the last word counts as its org nr range's rows (q=55: most of the register);
+//   - a rare status (rekonstruktion) is counted, so another order collects its rows at once.
 // What the searches return is checked against SQLite by the shared search suites.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
@@ -89,6 +90,16 @@ if (!DATABASE_URL) {
       const used = plans.flatMap((s) => indexes(s));
       expect(used).toContain('companies_org_tail');
       for (const s of plans) expect(scansTable(s), s.sql).toBe(false);
+    });
+
+    it('a rare status in another order is collected through its own rows, not found by walking the order', async () => {
+      const { rows } = await store.db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM companies WHERE status = 'rekonstruktion'");
+      expect(rows[0].n).toBeGreaterThan(25);
+      expect(rows[0].n).toBeLessThan(2500);
+      const plans = (await explain({ status: 'rekonstruktion', sort: '-registration_date' })).filter((s) => !/FROM company_counts/.test(s.sql));
+      expect(plans).toHaveLength(1);
+      expect(indexes(plans[0])).toContain('companies_status_name');
+      expect(indexes(plans[0])).not.toContain('companies_registration_date');
     });
 
     it('tiers that are one statement each run as one (an org nr: one round trip)', async () => {

@@ -58,7 +58,8 @@ if (!DATABASE_URL) {
       const plans = await explain(shapes.paths[1]);
       expect(shapes.paths[1]).toMatch(/^q=\p{L}\+/u);
       expect(plans.length).toBeGreaterThan(0);
-      for (const s of plans) {
+      // (The status's count in company_counts, a lookup of its key, is not a read of companies.)
+      for (const s of plans.filter((p) => !/FROM company_counts/.test(p.sql))) {
         expect(scansTable(s), s.sql).toBe(false);
         expect(indexes(s).some((i) => ['companies_status_name', 'companies_words', 'companies_pkey'].includes(i!)), s.sql).toBe(true);
       }

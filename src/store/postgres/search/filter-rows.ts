@@ -1,6 +1,6 @@
 // How many companies the narrowest counted filter (county, municipality, category, legal form)
-// leaves, from company_counts, kept for a minute (or an SNI prefix, from the column's
-// statistics): a plan that walks an index in some order and tests the filters on each row
+// or rare status leaves, from company_counts, kept for a minute (or an SNI prefix, from the
+// column's statistics): a plan that walks an index in some order and tests the filters on each row
 // (search/sorted.ts, relevance.ts) must know how rare the rows it looks for are, and
 // PostgreSQL's statistics do not see the filters together. Where a
 // counted filter's own index also holds other filters' columns, those are counted with it on
@@ -8,36 +8,53 @@
 import { BROAD_LEGAL_FORMS } from '../company-migrations.js';
 import type { Queryable } from '../database.js';
 import type { Condition } from './filters.js';
-import { and, rows } from './sql.js';
+import { and, rows, type Sql } from './sql.js';
 import { sniKeyRows } from './word-stats.js';
 
 const COUNTED: Record<string, string> = { county: 'county', municipality: 'municipality', category: 'category', legal_form: 'legal_form' };
 const countCache = new WeakMap<Queryable, Map<string, { n: number; at: number }>>();
 
-/** Companies of the smallest counted filter (county, municipality, category, legal form) or SNI prefix, or null. */
+/** Companies of the smallest counted filter (county, municipality, category, legal form), SNI prefix or rare status, or null. */
 export async function smallestFilter(db: Queryable, filters: readonly Condition[]): Promise<number | null> {
   const counted = filters.filter((c) => COUNTED[c.name]);
   const sni = filters.find((c) => c.name === 'sni');
-  if (counted.length === 0 && !sni) return null;
+  const status = filters.find((c) => c.name === 'status');
+  if (counted.length === 0 && !sni && !status) return null;
   let cache = countCache.get(db);
   if (!cache) countCache.set(db, (cache = new Map()));
   // The condition's one parameter is the keys' array literal (filters.ts).
   let smallest = (sni ? await sniKeyRows(db, String(sni.params[0]).slice(1, -1).split(',')) : null) ?? Infinity;
-  if (counted.length === 0 && smallest === Infinity) return null;
-  for (const c of counted) {
-    const key = `${c.name}:${JSON.stringify(c.params)}`;
-    let hit = cache.get(key);
-    if (!hit || Date.now() - hit.at > 60_000) {
-      const [r] = await rows<{ n: number }>(db, {
-        sql: `SELECT coalesce(sum(n), 0)::float8 AS n FROM company_counts WHERE dim = ? AND value IN (${c.params.map(() => '?').join(', ')})`,
-        params: [COUNTED[c.name], ...c.params],
-      });
-      if (cache.size > 2000) cache.clear();
-      cache.set(key, (hit = { n: r.n, at: Date.now() }));
-    }
-    smallest = Math.min(smallest, hit.n);
+  // A rare status (rekonstruktion: 0.2 %) leaves few rows: counted over every legal form. A
+  // common one is left out, so that it never raises a budget that an unknown filter would set.
+  if (status) {
+    const n = await cached(db, cache, `status:${JSON.stringify(status.params)}`, {
+      sql: `SELECT coalesce(sum(n), 0)::float8 AS n FROM company_counts WHERE dim = 'legal_form' AND status IN (${status.params.map(() => '?').join(', ')})`,
+      params: status.params,
+    });
+    if (n <= RARE_STATUS_ROWS) smallest = Math.min(smallest, n);
   }
-  return smallest;
+  for (const c of counted) {
+    const n = await cached(db, cache, `${c.name}:${JSON.stringify(c.params)}`, {
+      sql: `SELECT coalesce(sum(n), 0)::float8 AS n FROM company_counts WHERE dim = ? AND value IN (${c.params.map(() => '?').join(', ')})`,
+      params: [COUNTED[c.name], ...c.params],
+    });
+    smallest = Math.min(smallest, n);
+  }
+  return smallest === Infinity ? null : smallest;
+}
+
+/** A status this rare is a filter worth counting (a walk budget is 20,000 rows without one). */
+const RARE_STATUS_ROWS = 20_000;
+
+/** A count from company_counts, kept for a minute. */
+async function cached(db: Queryable, cache: Map<string, { n: number; at: number }>, key: string, query: Sql): Promise<number> {
+  let hit = cache.get(key);
+  if (!hit || Date.now() - hit.at > 60_000) {
+    const [r] = await rows<{ n: number }>(db, query);
+    if (cache.size > 2000) cache.clear();
+    cache.set(key, (hit = { n: r.n, at: Date.now() }));
+  }
+  return hit.n;
 }
 
 /**
