@@ -19,6 +19,14 @@ export interface StoreTarget {
 
 export function resolveStoreTarget(g: GlobalOptions, env: NodeJS.ProcessEnv): StoreTarget {
   if (g.databaseUrl && g.db) throw new UsageError('Give either --db or --database-url, not both.', { flag: '--database-url' });
+  // A URL in --db was taken for a file's path: a SQLite register made under ./postgres:/…,
+  // imports reported done there, and the password in the path and in messages.
+  if (g.db && /^[a-z][a-z0-9+.-]*:\/\//i.test(g.db)) {
+    throw new UsageError(`--db takes a SQLite file; ${maskDatabaseUrl(g.db)} is a URL.`, {
+      flag: '--db',
+      hint: isPostgresUrl(g.db) ? 'give a PostgreSQL database with --database-url' : undefined,
+    });
+  }
   const url = g.databaseUrl ?? (g.db ? undefined : env.DATABASE_URL || undefined);
   if (url) {
     if (!isPostgresUrl(url) || !URL.canParse(url)) {

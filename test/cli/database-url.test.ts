@@ -1,5 +1,8 @@
 // --database-url (and DATABASE_URL) on the commands that open the register, and the password
 // of a database URL never shown.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../exports/built.js';
@@ -26,6 +29,27 @@ describe('--database-url', () => {
     // A schema name that cannot be one: a usage error before any connection (found by a review, 2026-11-29: exit 1).
     const schema = await bolag(['db', 'stats', '--database-url', 'postgres://u@127.0.0.1:1/d?schema=Bad-Name;drop']);
     expect([schema.exitCode, String(schema.stderr).trim()]).toEqual([2, 'error: Invalid schema name in the database URL: "Bad-Name;drop" (lower-case letters, digits and _); e.g. ?schema=bolag_staging.']);
+  });
+
+  it('refuses a URL in --db (it took it for a file: a SQLite register under ./postgres:/…), password masked, nothing made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bolag-db-url-'));
+    const jsonl = join(dir, 'changes.jsonl');
+    writeFileSync(jsonl, '');
+    try {
+      for (const args of [
+        ['db', 'import', '--db', 'postgres://bolag:hunter2secret@127.0.0.1:5432/x', jsonl],
+        ['db', 'stats', '--db', 'postgres://bolag:hunter2secret@127.0.0.1:5432/x'],
+        ['serve', '--db', 'postgresql://bolag:hunter2secret@db.example/x', '--port', '0'],
+        ['--db', 'postgres://bolag:hunter2secret@127.0.0.1:5432/x', 'search', 'bygg'],
+      ]) {
+        const r = await bolag(args, { cwd: dir, env: cleanEnv({ BOLAG_HOME: join(dir, 'home') }) });
+        expect(r.exitCode, args.join(' ')).toBe(2);
+        expect(String(r.stderr).trim(), args.join(' ')).toMatch(/^error: --db takes a SQLite file; postgres(ql)?:\/\/bolag:\*\*\*@\S+ is a URL\. — give a PostgreSQL database with --database-url$/);
+      }
+      expect(readdirSync(dir).filter((f) => f.startsWith('postgres'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a URL that does not parse (exit 2), and names the database it could not reach (exit 1), password masked', async () => {
