@@ -77,6 +77,8 @@ export interface WebhookRepository {
    * current): a job is completed once, so a successful attempt is recorded once per event and
    * webhook, whether the worker died before this transaction (the job runs again) or its lease
    * lapsed and another worker took the job over. `delivery` null: settle only (nothing was sent).
+   * On PostgreSQL the outcomes are counted just after, in a transaction of their own that locks
+   * only the webhooks whose health changes (several processes deliver to one webhook at once).
    */
   recordAttempts(items: readonly AttemptSettlement[], opts: { failingAfter: number }): Promise<void>;
 }

@@ -27,6 +27,15 @@ function failed(job: Job, webhookId: string, n: number): AttemptSettlement {
   };
 }
 
+function answered(job: Job, webhookId: string): AttemptSettlement {
+  const at = new Date().toISOString();
+  return {
+    ok: true,
+    job: { job, outcome: 'complete' },
+    delivery: { id: `dlv_${job.id}_ok`, webhook_id: webhookId, event_id: String(job.payload.event_id), event_type: 'company.updated', attempt: 1, status_code: 200, duration_ms: 1, error: null, created_at: at },
+  };
+}
+
 describe.skipIf(!DATABASE_URL)(`recording delivery attempts from two replicas at once (PostgreSQL) ${DATABASE_URL ? '' : PG_SKIP_REASON}`, () => {
   // Only when the suite runs: without DATABASE_URL there is no URL to make one from.
   const { url, schema } = DATABASE_URL ? freshSchemaUrl() : { url: '', schema: '' };
@@ -65,4 +74,32 @@ describe.skipIf(!DATABASE_URL)(`recording delivery attempts from two replicas at
     const hooks = await x.db.query<{ id: string; consecutive_failures: number }>('SELECT id, consecutive_failures FROM webhooks ORDER BY id');
     expect(hooks.rows.map((h) => h.consecutive_failures)).toEqual([60, 60]);
   }, 60_000);
+
+  it('records the answers of a healthy webhook without waiting for its row (another process holds it), and counts a failure after', async () => {
+    const x = stores[0];
+    await x.webhooks.create(hook('wh_busy'));
+    const enqueue = async (event: string) => {
+      await x.jobs.enqueue(DELIVER_JOB, { webhook_id: 'wh_busy', event_id: event, event_type: 'company.updated', body: '{}' }, { key: deliveryJobKey('wh_busy', event) });
+      return (await x.jobs.claimMany([DELIVER_JOB], 35_000, 1))[0];
+    };
+    const first = await enqueue('evt_busy_1');
+    // Another process's transaction holds the webhook's row (a PATCH, another batch's failure).
+    const holder = await x.db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT 1 FROM webhooks WHERE id = 'wh_busy' FOR UPDATE");
+      const recorded = x.webhooks.recordAttempts([answered(first, 'wh_busy')], { failingAfter: 1000 }).then(() => 'recorded');
+      const waited = new Promise((r) => setTimeout(() => r('waited'), 3000));
+      expect(await Promise.race([recorded, waited])).toBe('recorded');
+      const done = await x.db.query("SELECT count(*)::int AS n FROM deliveries WHERE webhook_id = 'wh_busy'");
+      expect(done.rows[0].n).toBe(1);
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    const second = await enqueue('evt_busy_2');
+    await x.webhooks.recordAttempts([failed(second, 'wh_busy', 0)], { failingAfter: 1000 });
+    const health = await x.db.query<{ consecutive_failures: number }>("SELECT consecutive_failures FROM webhooks WHERE id = 'wh_busy'");
+    expect(health.rows[0].consecutive_failures).toBe(1);
+  }, 30_000);
 });

@@ -109,24 +109,47 @@ export class PgWebhookRepository implements WebhookRepository {
 
   async recordAttempts(items: readonly AttemptSettlement[], opts: { failingAfter: number }): Promise<void> {
     if (items.length === 0) return;
-    await this.db.tx(async (client) => {
-      // The webhooks' rows locked first, in one order for every process: each replica's batch
-      // updated them in the order its attempts ended, and two batches over the same two
-      // webhooks in opposite orders deadlocked (one of them aborted, its settlements lost).
-      const hooks = [...new Set(items.flatMap((i) => (i.delivery ? [i.delivery.webhook_id] : [])))].sort();
-      if (hooks.length > 0) await client.query('SELECT 1 FROM webhooks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [hooks]);
-      // A batch's round trips do not grow with it: the jobs settled in one statement, the attempts
-      // of those still ours inserted in one, then the webhooks' health in the attempts' order.
+    // A batch's round trips do not grow with it: the jobs settled in one statement, the attempts
+    // of those still ours inserted in one. No webhook's row is locked here: every process's
+    // batches locked their webhooks' rows for the whole transaction, and with four processes
+    // delivering to one webhook, two or three waited on it at any moment (up to 0.6 s), their
+    // answers unrecorded meanwhile, to be sent again if the process was killed.
+    const recorded = await this.db.tx(async (client) => {
       const settled = await settleMany(client, items.map((i) => i.job));
-      const recorded = items.filter((i): i is AttemptSettlement & { delivery: StoredDelivery } => i.delivery !== null && settled.has(settlementKey(i.job.job)));
-      await insertDeliveries(client, recorded.map((i) => i.delivery));
-      const lastOk = new Map<string, boolean>();
-      for (const { delivery, ok } of recorded) {
-        // A success right after a success of the same webhook finds nothing to clear.
-        if (ok && lastOk.get(delivery.webhook_id) === true) continue;
-        lastOk.set(delivery.webhook_id, ok);
-        await applyOutcome(client, delivery.webhook_id, ok, delivery.created_at, opts.failingAfter);
-      }
+      const ours = items.filter((i): i is AttemptSettlement & { delivery: StoredDelivery } => i.delivery !== null && settled.has(settlementKey(i.job.job)));
+      await insertDeliveries(client, ours.map((i) => i.delivery));
+      return ours;
+    });
+    await this.countOutcomes(recorded.map((i) => ({ id: i.delivery.webhook_id, ok: i.ok, at: i.delivery.created_at })), opts.failingAfter);
+  }
+
+  /**
+   * The webhooks' health after the attempts, in their order, in a transaction of its own: only
+   * the rows that change are locked (a failure; a success that ends a run of failures), in one
+   * order for every process (two batches over two webhooks in opposite orders deadlocked). A
+   * success of a webhook seen healthy writes nothing, as before. A process that dies between the
+   * two transactions leaves the health a few attempts behind; the next outcome moves it on.
+   */
+  private async countOutcomes(outcomes: readonly { id: string; ok: boolean; at: string }[], failingAfter: number): Promise<void> {
+    // A success right after a success of the same webhook finds nothing to clear.
+    const steps: { id: string; ok: boolean; at: string }[] = [];
+    const lastOk = new Map<string, boolean>();
+    for (const o of outcomes) {
+      if (o.ok && lastOk.get(o.id) === true) continue;
+      lastOk.set(o.id, o.ok);
+      steps.push(o);
+    }
+    const failing = new Set(steps.filter((o) => !o.ok).map((o) => o.id));
+    const onlyOk = [...new Set(steps.map((o) => o.id))].filter((id) => !failing.has(id));
+    const unhealthy = onlyOk.length
+      ? (await this.db.query<{ id: string }>("SELECT id FROM webhooks WHERE id = ANY($1::text[]) AND (consecutive_failures <> 0 OR failing_since IS NOT NULL OR status = 'failing')", [onlyOk])).rows.map((r) => r.id)
+      : [];
+    const hooks = [...failing, ...unhealthy].sort();
+    if (hooks.length === 0) return;
+    const changing = new Set(hooks);
+    await this.db.tx(async (client) => {
+      await client.query('SELECT 1 FROM webhooks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [hooks]);
+      for (const o of steps) if (changing.has(o.id)) await applyOutcome(client, o.id, o.ok, o.at, failingAfter);
     });
   }
 }
