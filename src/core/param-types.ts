@@ -140,8 +140,9 @@ export function isListParam(schema: z.ZodType): boolean {
 }
 
 /** A list whose items come from a closed set, matched case-insensitively and without diacritics. */
-export function enumListParam(description: string, values: readonly string[]) {
-  const byFolded = new Map(values.map((v) => [nameKey(v), v]));
+/** `aliases`: other names of the values (an abbreviation → its value), taken as the value. */
+export function enumListParam(description: string, values: readonly string[], aliases: Readonly<Record<string, string>> = {}) {
+  const byFolded = new Map([...Object.entries(aliases).map(([alias, v]) => [nameKey(alias), v] as const), ...values.map((v) => [nameKey(v), v] as const)]);
   return listParam(description, (item) => byFolded.get(nameKey(item)) ?? null, `one of ${values.join(', ')}`).meta({
     description,
     enum: [...values],

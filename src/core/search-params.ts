@@ -16,6 +16,7 @@ import { fold } from './text.js';
 import {
   EMPLOYEES_CLASSES,
   EXPAND_VALUES,
+  LEGAL_FORM_ABBREVIATIONS,
   LEGAL_FORMS,
   LIMITS,
   SORT_VALUES,
@@ -61,7 +62,11 @@ export const FILTER_PARAMS = {
     const digits = s.replace(/\s/g, '');
     return /^\d{1,5}$/.test(digits) ? digits : null;
   }, '1 to 5 digits'),
-  legal_form: enumListParam('Legal forms (comma-separated).', LEGAL_FORMS),
+  legal_form: enumListParam(
+    'Legal forms (comma-separated), or their short forms (AB, EF, HB, KB, EK, BRF, IF, SF, FIL).',
+    LEGAL_FORMS,
+    Object.fromEntries(Object.entries(LEGAL_FORM_ABBREVIATIONS).map(([form, short]) => [short, form])),
+  ),
   status: enumListParam('Company statuses (comma-separated), or all. Default: aktiv.', statusOrAll),
   website_status: enumListParam('Website statuses (comma-separated).', WEBSITE_STATUSES),
   has_financials: booleanParam('Only companies that have (true) or lack (false) financial data.'),

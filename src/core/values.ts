@@ -16,6 +16,19 @@ export const LEGAL_FORMS = [
 ] as const;
 export type LegalForm = (typeof LEGAL_FORMS)[number];
 
+/** Short forms, as a table's narrow column shows them and as a person types them (AB, HB). */
+export const LEGAL_FORM_ABBREVIATIONS: Record<LegalForm, string> = {
+  aktiebolag: 'AB',
+  enskild_näringsidkare: 'EF',
+  handelsbolag: 'HB',
+  kommanditbolag: 'KB',
+  ekonomisk_förening: 'EK',
+  bostadsrättsförening: 'BRF',
+  ideell_förening: 'IF',
+  stiftelse: 'SF',
+  filial: 'FIL',
+};
+
 export const WEBSITE_STATUSES = ['har_hemsida', 'ingen_hemsida', 'okänd'] as const;
 export type WebsiteStatus = (typeof WEBSITE_STATUSES)[number];
 

@@ -123,9 +123,15 @@ describe('GET /companies parameter rules (spec §4.1, §8; contract §2.1, §2.5
     const r = parse({ legal_form: 'Aktiebolag,ekonomisk_forening', trend: 'VAXANDE' });
     expect(r.ok && r.query.filters.legal_form).toEqual(['aktiebolag', 'ekonomisk_förening']);
     expect(r.ok && r.query.filters.trend).toEqual(['växande']);
-    rejects({ legal_form: 'ab' }, 'legal_form');
+    rejects({ legal_form: 'abc' }, 'legal_form');
     rejects({ website_status: 'maybe' }, 'website_status');
     rejects({ employees_class: '3-7' }, 'employees_class');
+  });
+
+  it('legal forms also by the short forms a table shows (AB, HB, BRF), in any case', () => {
+    const r = parse({ legal_form: 'AB,hb,Brf,aktiebolag' });
+    expect(r.ok && r.query.filters.legal_form).toEqual(['aktiebolag', 'handelsbolag', 'bostadsrättsförening']);
+    rejects({ legal_form: 'AB,XY' }, 'legal_form');
   });
 
   it('status: default aktiv, all lifts it', () => {

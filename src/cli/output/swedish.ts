@@ -1,6 +1,8 @@
 // Swedish number formatting for terminal tables: `1 234 567 kr`, `12,3 %`, `1 234`.
 // Built on first use: creating an Intl.NumberFormat loads locale data, which costs tens of
 // milliseconds that a JSONL run should not pay.
+import { LEGAL_FORM_ABBREVIATIONS, type LegalForm } from '../../core/values.js';
+
 let formats: { integer: Intl.NumberFormat; decimal: Intl.NumberFormat; percent: Intl.NumberFormat } | undefined;
 function f() {
   return (formats ??= {
@@ -23,19 +25,6 @@ export function formatNumber(value: number | null | undefined): string {
   return Number.isInteger(value) ? f().integer.format(value) : f().decimal.format(value);
 }
 
-/** Short Swedish abbreviations of the legal forms, for narrow table columns. */
-const LEGAL_FORM_SHORT: Record<string, string> = {
-  aktiebolag: 'AB',
-  enskild_näringsidkare: 'EF',
-  handelsbolag: 'HB',
-  kommanditbolag: 'KB',
-  ekonomisk_förening: 'EK',
-  bostadsrättsförening: 'BRF',
-  ideell_förening: 'IF',
-  stiftelse: 'SF',
-  filial: 'FIL',
-};
-
 export function shortLegalForm(value: string | null | undefined): string {
-  return value ? (LEGAL_FORM_SHORT[value] ?? value) : '';
+  return value ? (LEGAL_FORM_ABBREVIATIONS[value as LegalForm] ?? value) : '';
 }
