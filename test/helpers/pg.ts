@@ -3,6 +3,7 @@
 // parallel on one database and leave nothing behind.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterEach } from 'vitest';
 import { openPgStore, type PgStore } from '../../src/store/postgres/pg-store.js';
 
 export const DATABASE_URL = process.env.DATABASE_URL ?? '';
@@ -40,4 +41,34 @@ export async function openFreshPgStore(): Promise<PgStore> {
     await dropSchema(schema);
   };
   return store;
+}
+
+/**
+ * For a suite whose tests open a store in a fresh schema and open it again (a migration that
+ * runs at the next open): `freshUrl()` makes the test's schema; `open` and `reopen` keep the
+ * store that is open, which is closed, and its schema dropped, after each test.
+ */
+export function storePerTest(): { freshUrl(): string; open(url: string): Promise<PgStore>; reopen(url: string): Promise<PgStore> } {
+  let schema = '';
+  let store: PgStore | null = null;
+  afterEach(async () => {
+    await store?.close();
+    store = null;
+    if (schema) await dropSchema(schema);
+    schema = '';
+  });
+  const open = async (url: string) => (store = await openPgStore(url));
+  return {
+    freshUrl() {
+      const fresh = freshSchemaUrl();
+      schema = fresh.schema;
+      return fresh.url;
+    },
+    open,
+    async reopen(url: string) {
+      await store?.close();
+      store = null;
+      return open(url);
+    },
+  };
 }

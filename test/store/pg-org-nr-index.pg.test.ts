@@ -3,10 +3,10 @@
 // id (a company is read by the rowid its id names). Every write that is not HOT put an entry in
 // each of them. A register made before the migration is moved onto it when a store opens it.
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedRegister } from '../../src/app/seed-register.js';
-import { openPgStore, type PgStore } from '../../src/store/postgres/pg-store.js';
-import { DATABASE_URL, dropSchema, freshSchemaUrl, PG_SKIP_REASON } from '../helpers/pg.js';
+import type { PgStore } from '../../src/store/postgres/pg-store.js';
+import { DATABASE_URL, PG_SKIP_REASON, storePerTest } from '../helpers/pg.js';
 
 const ORG_NR_DEF = /^CREATE UNIQUE INDEX companies_org_nr ON \S+\.companies USING btree \(org_nr\) INCLUDE \(rowid, bolagsverket_hash, scb_hash\)$/;
 const RETIRED = ['companies_id', 'companies_org_rowid', 'companies_fingerprints', 'companies_org_nr_covering'];
@@ -22,23 +22,10 @@ if (!DATABASE_URL) {
   describe('PostgreSQL org nr index', () => it.skip(PG_SKIP_REASON, () => {}));
 } else {
   describe('PostgreSQL org nr index (company migration 6)', () => {
-    let schema = '';
-    let store: PgStore | null = null;
-    afterEach(async () => {
-      await store?.close();
-      store = null;
-      if (schema) await dropSchema(schema);
-    });
-
-    const open = async (url: string) => {
-      store = await openPgStore(url);
-      return store;
-    };
+    const stores = storePerTest();
 
     it('a new register has one org nr index, unique, carrying the rowid and both fingerprints, and none on the id', async () => {
-      const fresh = freshSchemaUrl();
-      schema = fresh.schema;
-      const s = await open(fresh.url);
+      const s = await stores.open(stores.freshUrl());
       await seedRegister(s, { count: 200, seed: 'org-nr-index' });
       const defs = await indexDefs(s);
       expect(defs.get('companies_org_nr')).toMatch(ORG_NR_DEF);
@@ -47,9 +34,8 @@ if (!DATABASE_URL) {
     });
 
     it('a register made before is moved onto it at open, and the org nr stays unique', { timeout: 60_000 }, async () => {
-      const fresh = freshSchemaUrl();
-      schema = fresh.schema;
-      let s = await open(fresh.url);
+      const url = stores.freshUrl();
+      let s = await stores.open(url);
       await seedRegister(s, { count: 200, seed: 'org-nr-index-upgrade' });
       // The indexes as migrations 1–5 left them.
       await s.db.query(`
@@ -60,10 +46,7 @@ if (!DATABASE_URL) {
         CREATE INDEX companies_fingerprints ON companies (org_nr) INCLUDE (bolagsverket_hash, scb_hash);
         DELETE FROM schema_migrations WHERE version = 6;
       `);
-      await s.close();
-      store = null;
-
-      s = await open(fresh.url);
+      s = await stores.reopen(url);
       const defs = await indexDefs(s);
       expect(defs.get('companies_org_nr')).toMatch(ORG_NR_DEF);
       for (const name of RETIRED) expect(defs.has(name), name).toBe(false);

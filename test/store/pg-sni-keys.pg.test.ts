@@ -2,13 +2,13 @@
 // src/store/postgres/sni-keys.ts), so that an SNI prefix is one index key, not every code in use
 // under it tested against each row. Prefixes of every length find exactly the companies with a
 // code that begins with them; a register written before is rewritten when a store opens it.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedRegister } from '../../src/app/seed-register.js';
 import { SEARCH_QUERY_SCHEMA, toSearchQuery } from '../../src/core/search-params.js';
 import { sniFilterKeys, sniKeys } from '../../src/store/postgres/sni-keys.js';
-import { openPgStore, type PgStore } from '../../src/store/postgres/pg-store.js';
+import type { PgStore } from '../../src/store/postgres/pg-store.js';
 import type { KeysetPosition } from '../../src/store/store.js';
-import { DATABASE_URL, dropSchema, freshSchemaUrl, PG_SKIP_REASON } from '../helpers/pg.js';
+import { DATABASE_URL, PG_SKIP_REASON, storePerTest } from '../helpers/pg.js';
 
 describe('SNI index keys', () => {
   it("are each code's division, class and code, once each", () => {
@@ -61,28 +61,18 @@ if (!DATABASE_URL) {
   describe('PostgreSQL SNI keys', () => it.skip(PG_SKIP_REASON, () => {}));
 } else {
   describe('PostgreSQL SNI keys (company migration 7)', () => {
-    let schema = '';
-    let store: PgStore | null = null;
-    afterEach(async () => {
-      await store?.close();
-      store = null;
-      if (schema) await dropSchema(schema);
-    });
+    const stores = storePerTest();
 
     it('a new register keeps the keys of each company\'s codes, and a prefix of any length finds exactly its companies', async () => {
-      const fresh = freshSchemaUrl();
-      schema = fresh.schema;
-      store = await openPgStore(fresh.url);
+      const store = await stores.open(stores.freshUrl());
       await seedRegister(store, { count: 400, seed: 'sni-keys' });
       for (const c of await storedCodes(store)) expect(c.sni, c.id).toEqual(sniKeys(c.codes));
       await expectPrefixesFound(store);
     });
 
     it('a register made before is rewritten at open: keys in place, statistics gathered, and the earlier release\'s expansion still finds them', { timeout: 60_000 }, async () => {
-      const fresh = freshSchemaUrl();
-      schema = fresh.schema;
-      let s = await openPgStore(fresh.url);
-      store = s;
+      const url = stores.freshUrl();
+      let s = await stores.open(url);
       await seedRegister(s, { count: 400, seed: 'sni-keys-upgrade' });
       // The column and the counts as migrations 1–6 left them: the codes alone.
       await s.db.query(`
@@ -92,11 +82,7 @@ if (!DATABASE_URL) {
         DELETE FROM schema_migrations WHERE version = 7;
       `);
       expect((await storedCodes(s)).some((c) => c.sni.length !== sniKeys(c.codes).length)).toBe(true);
-      await s.close();
-      store = null;
-
-      s = await openPgStore(fresh.url);
-      store = s;
+      s = await stores.reopen(url);
       for (const c of await storedCodes(s)) expect(c.sni, c.id).toEqual(sniKeys(c.codes));
       // A replica of the earlier release, while the rest are rolled: a prefix as the codes in use.
       const code = (await storedCodes(s)).find((c) => c.codes.length > 0)!.codes[0];
